@@ -1,0 +1,108 @@
+// tilec/types.h - element types shared by the host vocabulary and the runtime.
+//
+// tl::half, tl::bfloat16 and the fp8 types are 1- or 2-byte storage types whose
+// bit layout matches CUDA's __half / __nv_bfloat16 / __nv_fp8_*; device pointers to them
+// are passed to kernels unchanged. Arithmetic on the host converts through float.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace tl {
+
+namespace detail {
+inline uint32_t f32_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float bits_f32(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+} // namespace detail
+
+/// IEEE binary16 storage; conversions round to nearest even.
+struct half {
+  uint16_t bits = 0;
+  half() = default;
+  half(float f) : bits(from_float(f)) {}
+  operator float() const { return to_float(bits); }
+  static half from_bits(uint16_t b) {
+    half h;
+    h.bits = b;
+    return h;
+  }
+
+  static uint16_t from_float(float f) {
+    uint32_t x = detail::f32_bits(f);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t absx = x & 0x7fffffffu;
+    if (absx >= 0x7f800000u) // inf or nan
+      return uint16_t(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
+    if (absx >= 0x477ff000u) // rounds to >= 65520: overflow to inf
+      return uint16_t(sign | 0x7c00u);
+    if (absx < 0x38800000u) { // result is subnormal (or zero) in half
+      // value = absx as float; half subnormal unit is 2^-24
+      float v = detail::bits_f32(absx) * 16777216.0f; // scale by 2^24
+      // round to nearest even integer
+      float r = v + 12582912.0f - 12582912.0f; // 1.5 * 2^23 trick (ties to even)
+      return uint16_t(sign | uint32_t(r));
+    }
+    uint32_t mant_odd = (absx >> 13) & 1u;
+    absx += 0xc8000fffu + mant_odd; // rebias exponent (-112 << 23) and round
+    return uint16_t(sign | (absx >> 13));
+  }
+  static float to_float(uint16_t h) {
+    uint32_t sign = uint32_t(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu;
+    uint32_t mant = h & 0x3ffu;
+    if (exp == 0) { // zero or subnormal
+      float v = float(mant) * (1.0f / 16777216.0f);
+      return sign ? -v : v;
+    }
+    if (exp == 31)
+      return detail::bits_f32(sign | 0x7f800000u | (mant << 13));
+    return detail::bits_f32(sign | ((exp + 112) << 23) | (mant << 13));
+  }
+};
+
+/// bfloat16 storage (upper half of a float); conversions round to nearest even.
+struct bfloat16 {
+  uint16_t bits = 0;
+  bfloat16() = default;
+  bfloat16(float f) : bits(from_float(f)) {}
+  operator float() const { return detail::bits_f32(uint32_t(bits) << 16); }
+  static uint16_t from_float(float f) {
+    uint32_t x = detail::f32_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+      return uint16_t((x >> 16) | 0x40u); // quiet nan
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return uint16_t(x >> 16);
+  }
+};
+
+static_assert(sizeof(half) == 2 && sizeof(bfloat16) == 2, "storage types must be 2 bytes");
+
+} // namespace tl
+
+namespace tilec {
+
+/// The spelling of an element type in generated CUDA (template arguments of kernels).
+template <class T> constexpr const char* cuda_type_name();
+template <> constexpr const char* cuda_type_name<bool>() { return "bool"; }
+template <> constexpr const char* cuda_type_name<int8_t>() { return "int8_t"; }
+template <> constexpr const char* cuda_type_name<uint8_t>() { return "uint8_t"; }
+template <> constexpr const char* cuda_type_name<int16_t>() { return "int16_t"; }
+template <> constexpr const char* cuda_type_name<uint16_t>() { return "uint16_t"; }
+template <> constexpr const char* cuda_type_name<int32_t>() { return "int32_t"; }
+template <> constexpr const char* cuda_type_name<uint32_t>() { return "uint32_t"; }
+template <> constexpr const char* cuda_type_name<int64_t>() { return "int64_t"; }
+template <> constexpr const char* cuda_type_name<uint64_t>() { return "uint64_t"; }
+template <> constexpr const char* cuda_type_name<float>() { return "float"; }
+template <> constexpr const char* cuda_type_name<double>() { return "double"; }
+template <> constexpr const char* cuda_type_name<tl::half>() { return "tl::half"; }
+template <> constexpr const char* cuda_type_name<tl::bfloat16>() { return "tl::bfloat16"; }
+
+} // namespace tilec
