@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -104,22 +103,30 @@ struct CompileOptions {
 /// One kernel template of one translated source. Launcher headers hold one per kernel
 /// (a function-local static); it owns the compiled specializations of that template.
 /// Thread-safe.
+///
+/// `template_kinds` has one letter per user template parameter, in order: 'i' (an integer,
+/// printed as a number), 'b' (bool, printed true/false), 't' (an element type, stored in the
+/// key as type_id<T>() and printed as cuda_type_name<T>()). A SpecKey holds those values
+/// followed by num_warps, num_stages and the DIV16 mask, so the specialization's name is
+/// "<name><k0, ..., num_warps, num_stages, DIV16u>", e.g. "add_kernel<1024, 4, 3, 7u>".
 class Kernel {
 public:
-  Kernel(const Source& source, const char* name);
+  Kernel(const Source& source, const char* name, const char* template_kinds);
   ~Kernel();
   Kernel(const Kernel&) = delete;
   Kernel& operator=(const Kernel&) = delete;
 
-  /// Launches the specialization `key`, compiling it first if no cache has it.
-  /// `name_expression` is called only on a miss and returns e.g.
-  /// "add_kernel<1024, 4, 3, 7u>". `params` are pointers to each argument, as for
-  /// cuLaunchKernel. Dynamic shared memory above 48 KB is opted into automatically.
-  void launch(const SpecKey& key, const std::function<std::string()>& name_expression,
-              Grid grid, int num_threads, size_t shared_bytes, Stream stream, void** params);
+  /// Launches the specialization `key`, compiling it first if no cache has it. `params`
+  /// point at each argument, as for cuLaunchKernel. Dynamic shared memory above 48 KB is
+  /// opted into automatically.
+  void launch(const SpecKey& key, Grid grid, int num_threads, size_t shared_bytes,
+              Stream stream, void** params);
 
   /// Compiles (or finds in a cache) without launching; returns the CUfunction.
-  void* function(const SpecKey& key, const std::function<std::string()>& name_expression);
+  void* function(const SpecKey& key);
+
+  /// The instantiation name of `key`, e.g. "add_kernel<1024, 4, 3, 7u>".
+  std::string name_expression(const SpecKey& key) const;
 
 private:
   struct Impl;
