@@ -1,0 +1,27 @@
+// constexpr_math.cuh: integer helpers that generated code uses in constant expressions
+// (vector widths, layout sizes, the facts of the contiguity analysis).
+#pragma once
+
+namespace tilec {
+
+__host__ __device__ constexpr long long cmin(long long a, long long b) { return a < b ? a : b; }
+__host__ __device__ constexpr long long cmax(long long a, long long b) { return a > b ? a : b; }
+
+__host__ __device__ constexpr long long gcd(long long a, long long b) {
+  return b == 0 ? (a < 0 ? -a : a) : gcd(b, a % b);
+}
+
+/// The largest power of two dividing `a` (2^30 for 0: divisible by anything we care about).
+__host__ __device__ constexpr long long pow2_factor(long long a) {
+  return a == 0 ? (1ll << 30) : (a < 0 ? -a : a) & -(a < 0 ? -a : a);
+}
+
+/// The largest power of two <= n, and at least 1: a usable vector width.
+__host__ __device__ constexpr int vector_width(long long n) {
+  int w = 1;
+  while (2ll * w <= n && w < 64)
+    w *= 2;
+  return w;
+}
+
+} // namespace tilec

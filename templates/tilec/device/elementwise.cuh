@@ -1,0 +1,126 @@
+// elementwise.cuh: conversions and the math of tl:: on one element. Half and bfloat16
+// compute in float and round back, as the host interpreter does.
+#pragma once
+
+#include <tilec/device/types.cuh>
+
+namespace tilec {
+
+template <class T> inline constexpr bool is_16bit_float_v =
+    is_same_v<T, __half> || is_same_v<T, __nv_bfloat16>;
+
+template <class T> __device__ inline float to_float(T x) {
+  if constexpr (is_same_v<T, __half>)
+    return __half2float(x);
+  else if constexpr (is_same_v<T, __nv_bfloat16>)
+    return __bfloat162float(x);
+  else
+    return static_cast<float>(x);
+}
+
+/// tl::cast: value conversion (C++ semantics; 16-bit floats go through float, rounding to
+/// nearest even).
+template <class To, class From> __device__ inline To cast(From x) {
+  if constexpr (is_same_v<To, From>)
+    return x;
+  else if constexpr (is_same_v<To, __half>)
+    return __float2half_rn(to_float(x));
+  else if constexpr (is_same_v<To, __nv_bfloat16>)
+    return __float2bfloat16_rn(to_float(x));
+  else if constexpr (is_16bit_float_v<From>)
+    return static_cast<To>(to_float(x));
+  else
+    return static_cast<To>(x);
+}
+
+/// tl::bitcast: reinterpret the bits of a same-sized value.
+template <class To, class From> __device__ inline To bitcast(From x) {
+  static_assert(sizeof(To) == sizeof(From), "tl::bitcast needs types of the same size");
+  To out;
+  __builtin_memcpy(&out, &x, sizeof(To));
+  return out;
+}
+
+// One-operand float math: float and double call CUDA's functions; 16-bit floats via float.
+#define TILEC_FLOAT_MATH(NAME, F32, F64)                                                           \
+  __device__ inline float NAME(float x) { return F32(x); }                                         \
+  __device__ inline double NAME(double x) { return F64(x); }                                       \
+  __device__ inline __half NAME(__half x) { return __float2half_rn(F32(__half2float(x))); }        \
+  __device__ inline __nv_bfloat16 NAME(__nv_bfloat16 x) {                                          \
+    return __float2bfloat16_rn(F32(__bfloat162float(x)));                                         \
+  }
+TILEC_FLOAT_MATH(exp, expf, ::exp)
+TILEC_FLOAT_MATH(exp2, exp2f, ::exp2)
+TILEC_FLOAT_MATH(log, logf, ::log)
+TILEC_FLOAT_MATH(log2, log2f, ::log2)
+TILEC_FLOAT_MATH(sqrt, sqrtf, ::sqrt)
+TILEC_FLOAT_MATH(rsqrt, rsqrtf, ::rsqrt)
+TILEC_FLOAT_MATH(sin, sinf, ::sin)
+TILEC_FLOAT_MATH(cos, cosf, ::cos)
+TILEC_FLOAT_MATH(tanh, tanhf, ::tanh)
+TILEC_FLOAT_MATH(erf, erff, ::erf)
+TILEC_FLOAT_MATH(floor, floorf, ::floor)
+TILEC_FLOAT_MATH(ceil, ceilf, ::ceil)
+#undef TILEC_FLOAT_MATH
+
+template <class T> __device__ inline T sigmoid(T x) {
+  float f = to_float(x);
+  return cast<T>(1.0f / (1.0f + expf(-f)));
+}
+__device__ inline double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
+
+template <class T> __device__ inline T abs(T x) {
+  if constexpr (is_16bit_float_v<T>)
+    return cast<T>(fabsf(to_float(x)));
+  else
+    return x < T(0) ? T(-x) : x;
+}
+
+/// tl::maximum / tl::minimum: like fmax/fmin for floats (a NaN operand yields the other).
+template <class T> __device__ inline T maximum(T a, T b) {
+  if constexpr (is_16bit_float_v<T>)
+    return cast<T>(fmaxf(to_float(a), to_float(b)));
+  else if constexpr (is_same_v<T, float>)
+    return fmaxf(a, b);
+  else if constexpr (is_same_v<T, double>)
+    return fmax(a, b);
+  else
+    return a > b ? a : b;
+}
+template <class T> __device__ inline T minimum(T a, T b) {
+  if constexpr (is_16bit_float_v<T>)
+    return cast<T>(fminf(to_float(a), to_float(b)));
+  else if constexpr (is_same_v<T, float>)
+    return fminf(a, b);
+  else if constexpr (is_same_v<T, double>)
+    return fmin(a, b);
+  else
+    return a < b ? a : b;
+}
+template <class T> __device__ inline T clamp(T x, T lo, T hi) {
+  return minimum(maximum(x, lo), hi);
+}
+
+template <class T> __device__ inline T fma(T a, T b, T c) {
+  if constexpr (is_16bit_float_v<T>)
+    return cast<T>(fmaf(to_float(a), to_float(b), to_float(c)));
+  else if constexpr (is_same_v<T, float>)
+    return fmaf(a, b, c);
+  else if constexpr (is_same_v<T, double>)
+    return ::fma(a, b, c);
+  else
+    return a * b + c;
+}
+
+/// Ceiling division of integers.
+template <class T> __device__ inline T cdiv(T a, T b) { return (a + b - 1) / b; }
+
+/// The high half of the full product of two unsigned integers (as Triton's umulhi).
+template <class T> __device__ inline T umulhi(T a, T b) {
+  if constexpr (sizeof(T) == 8)
+    return T(__umul64hi((unsigned long long)a, (unsigned long long)b));
+  else
+    return T(__umulhi((unsigned)a, (unsigned)b));
+}
+
+} // namespace tilec

@@ -1,0 +1,35 @@
+// The pipeline, as a table of contents:
+//
+//   frontend    clang AST of each TILEC_KERNEL -> tile IR (frontend/)
+//   verify      structural checks (ir/Printer.cpp)
+//   axis-info   contiguity / divisibility / constancy (analysis/AxisInfo.cpp)
+//   layout      thread layouts and global access widths (transforms/LayoutAssignment.cpp)
+//   (then codegen/: CUDA, launcher header, AOT unit)
+#include "Pipeline.h"
+
+#include "analysis/AxisInfo.h"
+#include "transforms/LayoutAssignment.h"
+
+namespace tilec {
+
+const std::vector<std::string>& passNames() {
+  static const std::vector<std::string> names = {"frontend", "axis-info", "layout"};
+  return names;
+}
+
+std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump) {
+  auto after = [&](const char* pass) {
+    if (dumpAfter == pass)
+      dump += "// -----// IR after " + std::string(pass) + " //----- //\n" + printKernel(k);
+  };
+  after("frontend");
+  if (std::string err = verifyKernel(k); !err.empty())
+    return "internal error: IR verification failed for '" + k.name + "': " + err;
+  runAxisInfo(k);
+  after("axis-info");
+  runLayoutAssignment(k);
+  after("layout");
+  return "";
+}
+
+} // namespace tilec

@@ -1,0 +1,18 @@
+// The translation pipeline, in order (see Pipeline.cpp for the table of contents).
+#pragma once
+
+#include "ir/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// Pass names accepted by --dump-after, in pipeline order.
+const std::vector<std::string>& passNames();
+
+/// Runs the passes after the frontend on `k`. When `dumpAfter` names a pass, the IR after it
+/// is appended to `dump`. Returns an error description or "".
+std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump);
+
+} // namespace tilec

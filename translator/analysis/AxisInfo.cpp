@@ -1,0 +1,121 @@
+#include "analysis/AxisInfo.h"
+
+namespace tilec {
+
+std::string div16FactName(const KernelParam& p) {
+  return p.name + (p.type.pointer ? "_aligned" : "_div16");
+}
+
+namespace {
+
+const SymExpr kAll(SymExpr::kUnbounded);
+
+/// Info of an operand as seen by a tile op: scalars are constant across the tile.
+AxisInfo operandInfo(const Value* v) {
+  AxisInfo i = v->info;
+  if (v->type.isScalar()) {
+    i.contiguity = 1;
+    i.constancy = kAll;
+  }
+  return i;
+}
+
+SymExpr tileSize(const Value* v) { return v->type.isTile() ? v->type.shape[0] : kAll; }
+
+AxisInfo binaryInfo(const Op& op) {
+  AxisInfo a = operandInfo(op.operands[0]), b = operandInfo(op.operands[1]), r;
+  const std::string& o = op.opcode;
+  r.constancy = symGcd(a.constancy, b.constancy);
+  if (o == "+") {
+    r.contiguity = symMax(symGcd(a.contiguity, b.constancy), symGcd(a.constancy, b.contiguity));
+    r.divisibility = symGcd(a.divisibility, b.divisibility);
+  } else if (o == "-") {
+    r.contiguity = symGcd(a.contiguity, b.constancy);
+    r.divisibility = symGcd(a.divisibility, b.divisibility);
+  } else if (o == "*") {
+    r.divisibility = a.divisibility * b.divisibility;
+  } else if (o == "<" || o == "<=" || o == ">" || o == ">=" || o == "==" || o == "!=") {
+    // A contiguous run compared with a value constant over it flips at most once, at a
+    // boundary both sides' divisibility respect.
+    if (op.operands[1]->type.isScalar() || b.constancy.isConst(SymExpr::kUnbounded))
+      r.constancy = symMax(r.constancy,
+                           symGcd(symGcd(a.contiguity, a.divisibility), b.divisibility));
+    else if (op.operands[0]->type.isScalar())
+      r.constancy = symMax(r.constancy,
+                           symGcd(symGcd(b.contiguity, b.divisibility), a.divisibility));
+  }
+  return r;
+}
+
+} // namespace
+
+void runAxisInfo(Kernel& k) {
+  for (auto& opPtr : k.ops) {
+    Op& op = *opPtr;
+    if (!op.result)
+      continue;
+    Value* res = op.result;
+    AxisInfo r; // default: nothing known
+    switch (op.kind) {
+    case OpKind::Param: {
+      const KernelParam& p = k.params[size_t(op.attrs[0].value())];
+      std::string fact = div16FactName(p);
+      if (p.type.pointer)
+        r.divisibility = symSelect(fact, 16, SymExpr::expr(p.type.elem.sizeofExpr(), true));
+      else if (p.type.elem.isInteger())
+        r.divisibility = symSelect(fact, 16, 1);
+      break;
+    }
+    case OpKind::Constant:
+      if (res->type.elem.isInteger())
+        r.divisibility = symPow2Factor(op.attrs[0]);
+      break;
+    case OpKind::Arange:
+      r.contiguity = op.attrs[1] - op.attrs[0];
+      r.divisibility = symPow2Factor(op.attrs[0]);
+      break;
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+      r.divisibility = op.operands[0]->info.divisibility;
+      r.constancy = tileSize(res);
+      break;
+    case OpKind::Binary:
+      r = binaryInfo(op);
+      break;
+    case OpKind::Cast:
+      if (res->type.elem.isInteger() && op.operands[0]->type.elem.isInteger())
+        r = op.operands[0]->info;
+      break;
+    case OpKind::AddPtr: {
+      AxisInfo p = operandInfo(op.operands[0]), o = operandInfo(op.operands[1]);
+      SymExpr elemBytes = SymExpr::expr(res->type.elem.sizeofExpr(), true);
+      if (res->type.elem.bits())
+        elemBytes = SymExpr(res->type.elem.bits() / 8);
+      r.contiguity = symGcd(o.contiguity, p.constancy);
+      r.divisibility = symGcd(p.divisibility, o.divisibility * elemBytes);
+      r.constancy = symGcd(p.constancy, o.constancy);
+      break;
+    }
+    case OpKind::Hint:
+      r = op.operands[0]->info;
+      if (op.opcode == "multiple_of")
+        r.divisibility = symMax(r.divisibility, op.attrs[0]);
+      else
+        r.contiguity = symMax(r.contiguity, op.attrs[0]);
+      break;
+    default:
+      break;
+    }
+    if (res->type.isScalar()) {
+      r.contiguity = 1;
+      r.constancy = kAll;
+    } else {
+      // Runs never exceed the tile.
+      r.contiguity = symMin(r.contiguity, tileSize(res));
+      r.constancy = symMin(r.constancy, tileSize(res));
+    }
+    res->info = r;
+  }
+}
+
+} // namespace tilec

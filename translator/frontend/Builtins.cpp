@@ -1,0 +1,326 @@
+// tl:: operations -> tile IR, and inlining of TILEC_FUNC helpers.
+#include "frontend/Lowerer.h"
+
+#include <clang/AST/DeclTemplate.h>
+
+#include <set>
+
+namespace tilec {
+
+using namespace clang;
+
+namespace {
+const std::set<std::string> kFloatMath = {"exp",  "exp2", "log",     "log2",  "sqrt", "rsqrt",
+                                          "sin",  "cos",  "tanh",    "erf",   "sigmoid",
+                                          "floor", "ceil"};
+const std::set<std::string> kBinaryFns = {"maximum", "minimum", "cdiv", "umulhi"};
+} // namespace
+
+Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
+  const std::string& n = c.name;
+  unsigned nargs = call->getNumArgs();
+  auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
+  auto want = [&](unsigned lo, unsigned hi) {
+    if (nargs < lo || nargs > hi) {
+      error(call, "tl::" + n + " takes " +
+                      (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                      " arguments, " + std::to_string(nargs) + " given");
+      return false;
+    }
+    return true;
+  };
+  auto wantTemplateArgs = [&](size_t count) {
+    if (c.templateArgs.size() != count) {
+      error(call, "tl::" + n + " takes " + std::to_string(count) + " template argument" +
+                      (count == 1 ? "" : "s"));
+      return false;
+    }
+    return true;
+  };
+  const Type scalarInt{ElemType::known(ScalarKind::I32), false, false, {}};
+
+  if (n == "program_id" || n == "num_programs") {
+    if (!want(1, 1))
+      return nullptr;
+    auto axis = evalSym(call->getArg(0));
+    if (!axis || !axis->isConst() || axis->value() < 0 || axis->value() > 2) {
+      error(call->getArg(0), "the axis must be the constant 0, 1 or 2");
+      return nullptr;
+    }
+    Op* op = emit(n == "program_id" ? OpKind::ProgramId : OpKind::NumPrograms, {}, scalarInt, call);
+    op->axis = int(axis->value());
+    return op->result;
+  }
+  if (n == "arange") {
+    if (!want(0, 0) || !wantTemplateArgs(2))
+      return nullptr;
+    auto lo = templateArgSym(c.templateArgs[0]), hi = templateArgSym(c.templateArgs[1]);
+    if (!lo || !hi)
+      return nullptr;
+    SymExpr size = *hi - *lo;
+    if (size.isConst() && (size.value() <= 0 || (size.value() & (size.value() - 1)))) {
+      error(call, "tl::arange size must be a positive power of two, got " + size.str());
+      return nullptr;
+    }
+    Type t = scalarInt;
+    t.shape = {size};
+    Op* op = emit(OpKind::Arange, {}, t, call);
+    op->attrs = {*lo, *hi};
+    return op->result;
+  }
+  if (n == "zeros" || n == "full") {
+    if (!want(n == "zeros" ? 0 : 1, n == "zeros" ? 0 : 1) || c.templateArgs.size() < 2) {
+      if (c.templateArgs.size() < 2)
+        error(call, "tl::" + n + " needs an element type and a shape: tl::" + n + "<T, N>(...)");
+      return nullptr;
+    }
+    auto et = templateArgType(c.templateArgs[0]);
+    if (!et)
+      return nullptr;
+    Type t{*et, false, false, {}};
+    for (size_t i = 1; i < c.templateArgs.size(); ++i) {
+      auto d = templateArgSym(c.templateArgs[i]);
+      if (!d)
+        return nullptr;
+      t.shape.push_back(*d);
+    }
+    if (t.shape.size() != 1) {
+      error(call, "only rank-1 tiles are supported yet");
+      return nullptr;
+    }
+    Value* v = n == "zeros" ? constant(0, *et, call) : castTo(arg(0), *et, call);
+    if (!v)
+      return nullptr;
+    return emit(OpKind::Splat, {v}, t, call)->result;
+  }
+  if (n == "zeros_like" || n == "full_like") {
+    if (!want(n == "zeros_like" ? 1 : 2, n == "zeros_like" ? 1 : 2))
+      return nullptr;
+    Value* like = arg(0);
+    if (!like)
+      return nullptr;
+    Value* v = n == "zeros_like" ? constant(0, like->type.elem, call)
+                                 : castTo(arg(1), like->type.elem, call);
+    if (!v)
+      return nullptr;
+    Type t = like->type;
+    return emit(OpKind::Splat, {v}, t, call)->result;
+  }
+  if (n == "load") {
+    if (!want(1, 3))
+      return nullptr;
+    Value* ptrs = arg(0);
+    Value* mask = nargs > 1 ? arg(1) : nullptr;
+    Value* other = nargs > 2 ? arg(2) : nullptr;
+    if (!ptrs || (nargs > 1 && !mask) || (nargs > 2 && !other))
+      return nullptr;
+    if (!ptrs->type.pointer) {
+      error(call->getArg(0), "tl::load needs a pointer or a tile of pointers");
+      return nullptr;
+    }
+    Type t{ptrs->type.elem, false, false, ptrs->type.shape};
+    std::vector<Value*> ops = {ptrs};
+    if (mask) {
+      if (!mask->type.elem.is(ScalarKind::Bool)) {
+        error(call->getArg(1), "the mask must be bool (a comparison)");
+        return nullptr;
+      }
+      if (mask->type.isTile() && !sameShape(mask->type.shape, t.shape)) {
+        error(call->getArg(1), "mask shape " + mask->type.shapeStr() + " differs from " + t.shapeStr());
+        return nullptr;
+      }
+      ops.push_back(mask);
+    }
+    if (other) {
+      other = castTo(other, t.elem, call->getArg(2));
+      if (!other)
+        return nullptr;
+      ops.push_back(other);
+    }
+    return emit(OpKind::Load, ops, t, call)->result;
+  }
+  if (n == "store") {
+    if (!want(2, 3))
+      return nullptr;
+    Value* ptrs = arg(0);
+    Value* val = arg(1);
+    Value* mask = nargs > 2 ? arg(2) : nullptr;
+    if (!ptrs || !val || (nargs > 2 && !mask))
+      return nullptr;
+    if (!ptrs->type.pointer || ptrs->type.pointeeConst) {
+      error(call->getArg(0), "tl::store needs a pointer (to non-const) or a tile of them");
+      return nullptr;
+    }
+    if (val->type.isTile() && !sameShape(val->type.shape, ptrs->type.shape)) {
+      error(call->getArg(1), "value shape " + val->type.shapeStr() + " differs from " +
+                                 ptrs->type.shapeStr());
+      return nullptr;
+    }
+    if (val->type.pointer) {
+      error(call->getArg(1), "storing pointers is not supported");
+      return nullptr;
+    }
+    val = castTo(val, ptrs->type.elem, call->getArg(1));
+    if (val && val->type.isScalar() && ptrs->type.isTile())
+      val = emit(OpKind::Splat, {val}, Type{val->type.elem, false, false, ptrs->type.shape}, call)
+                ->result;
+    if (!val)
+      return nullptr;
+    std::vector<Value*> ops = {ptrs, val};
+    if (mask)
+      ops.push_back(mask);
+    emit(OpKind::Store, ops, Type{}, call, /*hasResult=*/false);
+    return nullptr;
+  }
+  if (n == "where") {
+    if (!want(3, 3))
+      return nullptr;
+    Value* cnd = arg(0);
+    Value* a = arg(1);
+    Value* b = arg(2);
+    if (!cnd || !a || !b)
+      return nullptr;
+    if (!broadcastPair(a, b, call) || !broadcastPair(cnd, a, call) || !broadcastPair(cnd, b, call))
+      return nullptr;
+    Type t = a->type.isTile() ? a->type : b->type;
+    if (cnd->type.isTile())
+      t.shape = cnd->type.shape;
+    if (!a->type.pointer)
+      t.elem = a->type.isTile() && b->type.isTile() ? promoteTiles(a->type.elem, b->type.elem)
+               : a->type.isTile()                   ? promoteTileScalar(a->type.elem, b->type.elem)
+               : b->type.isTile()                   ? promoteTileScalar(b->type.elem, a->type.elem)
+                                                    : promoteScalars(a->type.elem, b->type.elem);
+    return emit(OpKind::Select, {cnd, castTo(a, t.elem, call), castTo(b, t.elem, call)}, t, call)
+        ->result;
+  }
+  if (kBinaryFns.count(n)) {
+    if (!want(2, 2))
+      return nullptr;
+    Value* r = binary("+", arg(0), arg(1), call); // shape/type inference as for '+'
+    if (!r)
+      return nullptr;
+    if ((n == "cdiv" || n == "umulhi") && !r->type.elem.isInteger()) {
+      error(call, "tl::" + n + " needs integer operands");
+      return nullptr;
+    }
+    r->def->opcode = n;
+    return r;
+  }
+  if (kFloatMath.count(n) || n == "abs") {
+    if (!want(1, 1))
+      return nullptr;
+    Value* v = arg(0);
+    if (!v)
+      return nullptr;
+    if (n != "abs" && !v->type.elem.isFloat() && v->type.elem.isKnown()) {
+      error(call->getArg(0), "tl::" + n + " needs a floating-point operand (use tl::cast)");
+      return nullptr;
+    }
+    return unary(n, v, call);
+  }
+  if (n == "fma" || n == "clamp") {
+    if (!want(3, 3))
+      return nullptr;
+    Value* a = arg(0);
+    Value* b = arg(1);
+    Value* d = arg(2);
+    if (!a || !b || !d || !broadcastPair(a, b, call) || !broadcastPair(a, d, call))
+      return nullptr;
+    Type t = a->type.isTile() ? a->type : (b->type.isTile() ? b->type : d->type);
+    Op* op = emit(OpKind::Ternary, {a, castTo(b, t.elem, call), castTo(d, t.elem, call)}, t, call);
+    op->opcode = n;
+    return op->result;
+  }
+  if (n == "cast" || n == "bitcast") {
+    if (!want(1, 1) || !wantTemplateArgs(1))
+      return nullptr;
+    auto t = templateArgType(c.templateArgs[0]);
+    Value* v = arg(0);
+    if (!t || !v)
+      return nullptr;
+    if (n == "cast")
+      return castTo(v, *t, call);
+    if (t->bits() && v->type.elem.bits() && t->bits() != v->type.elem.bits()) {
+      error(call, "tl::bitcast between types of different sizes");
+      return nullptr;
+    }
+    Type rt = v->type;
+    rt.elem = *t;
+    return emit(OpKind::Bitcast, {v}, rt, call)->result;
+  }
+  if (n == "multiple_of" || n == "max_contiguous") {
+    if (!want(1, 1) || !wantTemplateArgs(1))
+      return nullptr;
+    auto amount = templateArgSym(c.templateArgs[0]);
+    Value* v = arg(0);
+    if (!amount || !v)
+      return nullptr;
+    Op* op = emit(OpKind::Hint, {v}, v->type, call);
+    op->opcode = n;
+    op->attrs = {*amount};
+    return op->result;
+  }
+  if (n == "assume") {
+    if (!want(1, 1))
+      return nullptr;
+    arg(0); // a hint only; the condition is not used for analysis yet
+    return nullptr;
+  }
+  error(call, "tl::" + n + " is not supported by the translator yet");
+  return nullptr;
+}
+
+/// Binds a helper's parameters for the duration of its inlining.
+struct HelperScope {
+  Lowerer& l;
+  std::vector<Value*> returns;
+  std::vector<Value*>* savedSlot;
+  HelperScope(Lowerer& lw) : l(lw), savedSlot(lw.returnSlot_) {
+    l.returnSlot_ = &returns;
+    l.inlineDepth_++;
+  }
+  ~HelperScope() {
+    l.returnSlot_ = savedSlot;
+    l.inlineDepth_--;
+  }
+};
+
+Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
+  const FunctionDecl* fd = c.helper;
+  if (inlineDepth_ > 16) {
+    error(call, "TILEC_FUNC helpers nest too deeply (recursion is not supported)");
+    return nullptr;
+  }
+  if (!fd->hasBody()) {
+    error(call, "TILEC_FUNC '" + fd->getNameAsString() + "' has no body");
+    return nullptr;
+  }
+  if (call->getNumArgs() != fd->getNumParams()) {
+    error(call, "TILEC_FUNC '" + fd->getNameAsString() + "' takes " +
+                    std::to_string(fd->getNumParams()) + " arguments");
+    return nullptr;
+  }
+  std::vector<Value*> args;
+  for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+    Value* v = lowerExpr(call->getArg(i));
+    if (!v)
+      return nullptr;
+    args.push_back(v);
+  }
+  if (!c.templateArgs.empty()) {
+    error(call, "explicit template arguments to TILEC_FUNC helpers are not supported yet; "
+                "use 'auto' parameters");
+    return nullptr;
+  }
+  HelperScope scope(*this);
+  for (unsigned i = 0; i < fd->getNumParams(); ++i)
+    vars_[fd->getParamDecl(i)] = args[i];
+  lowerStmt(fd->getBody());
+  if (scope.returns.size() > 1) {
+    error(call, "TILEC_FUNC helpers must have a single return statement at the end");
+    return nullptr;
+  }
+  return scope.returns.empty() ? nullptr : scope.returns[0];
+}
+
+} // namespace tilec

@@ -1,0 +1,404 @@
+// Expressions -> tile IR: literals, variables, operators and calls.
+//
+// Types follow Triton: comparisons give bool, tile (+) tile promotes, a scalar does not widen
+// a tile (except an integer tile with a floating scalar); scalar (+) scalar is plain C++.
+#include "frontend/Lowerer.h"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Attr.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+namespace tilec {
+
+using namespace clang;
+
+void Lowerer::error(SourceLocation loc, const std::string& msg) {
+  auto& d = ctx_.getDiagnostics();
+  d.Report(loc, d.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << msg;
+  failed_ = true;
+}
+
+void Lowerer::error(const Stmt* s, const std::string& msg) {
+  auto& d = ctx_.getDiagnostics();
+  d.Report(s->getBeginLoc(), d.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+      << msg << s->getSourceRange();
+  failed_ = true;
+}
+
+std::string Lowerer::sourceText(const SourceRange& r) const {
+  auto& sm = ctx_.getSourceManager();
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm, ctx_.getLangOpts()).str();
+}
+
+Op* Lowerer::emit(OpKind kind, std::vector<Value*> operands, Type t, const Expr* at,
+                  bool hasResult) {
+  Op* op = k_.append(kind, std::move(operands), std::move(t), hasResult);
+  if (at) {
+    auto& sm = ctx_.getSourceManager();
+    op->loc = sm.getExpansionLoc(at->getBeginLoc());
+    op->line = sm.getPresumedLineNumber(op->loc);
+    op->srcText = sourceText(at->getSourceRange());
+  }
+  return op;
+}
+
+Value* Lowerer::constant(SymExpr value, ElemType t, const Expr* at) {
+  Op* op = emit(OpKind::Constant, {}, Type{t, false, false, {}}, at);
+  op->attrs.push_back(std::move(value));
+  return op->result;
+}
+
+bool Lowerer::broadcastPair(Value*& a, Value*& b, const Expr* at) {
+  if (a->type.isScalar() || b->type.isScalar() || sameShape(a->type.shape, b->type.shape))
+    return true;
+  auto& sa = a->type.shape;
+  auto& sb = b->type.shape;
+  if (sa.size() == 1 && sb.size() == 1) {
+    auto widen = [&](Value*& v, const std::vector<SymExpr>& to) {
+      Type t = v->type;
+      t.shape = to;
+      v = emit(OpKind::Broadcast, {v}, t, at)->result;
+    };
+    if (sa[0].isConst(1)) {
+      widen(a, sb);
+      return true;
+    }
+    if (sb[0].isConst(1)) {
+      widen(b, sa);
+      return true;
+    }
+  }
+  error(at, "incompatible tile shapes " + a->type.shapeStr() + " and " + b->type.shapeStr());
+  return false;
+}
+
+static bool isComparison(const std::string& op) {
+  return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=";
+}
+
+Value* Lowerer::binary(const std::string& opcode, Value* a, Value* b, const Expr* at) {
+  if (!a || !b)
+    return nullptr;
+  // Pointer arithmetic: pointer + integer offsets.
+  if (a->type.pointer || b->type.pointer) {
+    if (opcode == "+" && b->type.pointer && !a->type.pointer)
+      std::swap(a, b);
+    if (opcode != "+" || b->type.pointer || !b->type.elem.isInteger()) {
+      error(at, "only 'pointer + integer offsets' is supported on pointers");
+      return nullptr;
+    }
+    if (!broadcastPair(a, b, at))
+      return nullptr;
+    Type t = a->type;
+    if (b->type.isTile())
+      t.shape = b->type.shape;
+    return emit(OpKind::AddPtr, {a, b}, t, at)->result;
+  }
+  if (!broadcastPair(a, b, at))
+    return nullptr;
+  Type t;
+  t.shape = a->type.isTile() ? a->type.shape : b->type.shape;
+  if (a->type.isTile() && b->type.isTile())
+    t.elem = promoteTiles(a->type.elem, b->type.elem);
+  else if (a->type.isTile())
+    t.elem = promoteTileScalar(a->type.elem, b->type.elem);
+  else if (b->type.isTile())
+    t.elem = promoteTileScalar(b->type.elem, a->type.elem);
+  else
+    t.elem = promoteScalars(a->type.elem, b->type.elem);
+  bool shift = opcode == "<<" || opcode == ">>";
+  if (shift) {
+    t.elem = a->type.isTile() ? a->type.elem : promoteScalars(a->type.elem, a->type.elem);
+    a = castTo(a, t.elem, at);
+  } else {
+    // Both operands are converted to the promoted type first, as Triton does.
+    a = castTo(a, t.elem, at);
+    b = castTo(b, t.elem, at);
+  }
+  if (!a || !b)
+    return nullptr;
+  bool bitwise = shift || opcode == "&" || opcode == "|" || opcode == "^" || opcode == "%";
+  if (bitwise && (t.elem.isFloat())) {
+    error(at, "operator '" + opcode + "' needs integer operands");
+    return nullptr;
+  }
+  if (isComparison(opcode) || opcode == "&&" || opcode == "||")
+    t.elem = ElemType::known(ScalarKind::Bool);
+  Op* op = emit(OpKind::Binary, {a, b}, t, at);
+  op->opcode = opcode;
+  return op->result;
+}
+
+Value* Lowerer::unary(const std::string& opcode, Value* a, const Expr* at) {
+  if (!a)
+    return nullptr;
+  Type t = a->type;
+  if (t.pointer) {
+    error(at, "operator '" + opcode + "' is not supported on pointers");
+    return nullptr;
+  }
+  if (opcode == "!")
+    t.elem = ElemType::known(ScalarKind::Bool);
+  if (opcode == "~" && t.elem.isFloat()) {
+    error(at, "operator '~' needs an integer operand");
+    return nullptr;
+  }
+  Op* op = emit(OpKind::Unary, {a}, t, at);
+  op->opcode = opcode;
+  return op->result;
+}
+
+Value* Lowerer::castTo(Value* v, const ElemType& to, const Expr* at) {
+  if (!v)
+    return nullptr;
+  if (v->type.pointer) {
+    error(at, "cannot convert a pointer to '" + to.cuda() + "'");
+    return nullptr;
+  }
+  if (v->type.elem == to)
+    return v;
+  // Fold conversions of literals so generated code reads `2.0f`, not a cast.
+  if (v->def && v->def->kind == OpKind::Constant && v->uses == 0 && v->name.empty() &&
+      v->type.elem.isKnown() &&
+      to.isKnown() && v->def->attrs[0].isConst()) {
+    int64_t c = v->def->attrs[0].value();
+    if (to.isInteger() || to.is(ScalarKind::Bool)) {
+      v->type.elem = to;
+      return v;
+    }
+    if (to.is(ScalarKind::F32) || to.is(ScalarKind::F64)) {
+      v->def->attrs[0] = SymExpr::expr(std::to_string(c) + (to.is(ScalarKind::F32) ? ".0f" : ".0"), true);
+      v->type.elem = to;
+      return v;
+    }
+  }
+  Type t = v->type;
+  t.elem = to;
+  return emit(OpKind::Cast, {v}, t, at)->result;
+}
+
+Callee Lowerer::resolveCallee(const Expr* e) {
+  Callee c;
+  e = e->IgnoreParenImpCasts();
+  auto inTl = [](const DeclContext* dc) {
+    for (; dc; dc = dc->getParent())
+      if (auto* ns = dyn_cast<NamespaceDecl>(dc))
+        if (ns->getName() == "tl" && ns->getParent()->isTranslationUnit())
+          return true;
+    return false;
+  };
+  auto isHelper = [](const FunctionDecl* fd) {
+    if (!fd)
+      return false;
+    for (auto* a : fd->specific_attrs<AnnotateAttr>())
+      if (a->getAnnotation() == "tilec.func")
+        return true;
+    return false;
+  };
+  if (auto* ule = dyn_cast<UnresolvedLookupExpr>(e)) {
+    c.name = ule->getName().getAsString();
+    for (const NamedDecl* d : ule->decls()) {
+      const FunctionDecl* fd = nullptr;
+      if (auto* ft = dyn_cast<FunctionTemplateDecl>(d))
+        fd = ft->getTemplatedDecl();
+      else
+        fd = dyn_cast<FunctionDecl>(d);
+      if (fd && inTl(fd->getDeclContext()))
+        c.inTl = true;
+      if (isHelper(fd) && !c.helper)
+        c.helper = fd;
+    }
+    for (auto& a : ule->template_arguments())
+      c.templateArgs.push_back(a);
+    return c;
+  }
+  if (auto* dre = dyn_cast<DeclRefExpr>(e)) {
+    if (auto* fd = dyn_cast<FunctionDecl>(dre->getDecl())) {
+      c.name = fd->getNameAsString();
+      c.inTl = inTl(fd->getDeclContext());
+      const FunctionDecl* pattern = fd->getPrimaryTemplate()
+                                        ? fd->getPrimaryTemplate()->getTemplatedDecl()
+                                        : fd;
+      if (isHelper(pattern))
+        c.helper = pattern;
+      for (auto& a : dre->template_arguments())
+        c.templateArgs.push_back(a);
+    }
+    return c;
+  }
+  return c;
+}
+
+static std::string binaryOpcode(BinaryOperatorKind k) {
+  return BinaryOperator::getOpcodeStr(k).str();
+}
+
+Value* Lowerer::lowerExpr(const Expr* e) {
+  if (!e)
+    return nullptr;
+  // Look through syntax that does not change the value.
+  if (auto* fe = dyn_cast<FullExpr>(e))
+    return lowerExpr(fe->getSubExpr());
+  if (auto* p = dyn_cast<ParenExpr>(e))
+    return lowerExpr(p->getSubExpr());
+  if (auto* mt = dyn_cast<MaterializeTemporaryExpr>(e))
+    return lowerExpr(mt->getSubExpr());
+  if (auto* bt = dyn_cast<CXXBindTemporaryExpr>(e))
+    return lowerExpr(bt->getSubExpr());
+  if (auto* ce = dyn_cast<CXXConstructExpr>(e))
+    if (ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
+      return lowerExpr(ce->getArg(0));
+  if (auto* ic = dyn_cast<ImplicitCastExpr>(e)) {
+    Value* v = lowerExpr(ic->getSubExpr());
+    if (v && v->type.isScalar() && !v->type.pointer && !ic->getType()->isDependentType() &&
+        ic->getType()->isArithmeticType()) {
+      auto t = mapElemType(ic->getType(), ic->getBeginLoc());
+      return t ? castTo(v, *t, ic) : nullptr;
+    }
+    return v;
+  }
+  if (auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+    return lowerExpr(sub->getReplacement());
+
+  // Literals and compile-time values.
+  if (auto* il = dyn_cast<IntegerLiteral>(e)) {
+    auto t = mapElemType(il->getType(), il->getBeginLoc());
+    return t ? constant(SymExpr(il->getValue().getSExtValue()), *t, e) : nullptr;
+  }
+  if (auto* bl = dyn_cast<CXXBoolLiteralExpr>(e))
+    return constant(SymExpr::expr(bl->getValue() ? "true" : "false", true),
+                    ElemType::known(ScalarKind::Bool), e);
+  if (auto* fl = dyn_cast<FloatingLiteral>(e)) {
+    auto t = mapElemType(fl->getType(), fl->getBeginLoc());
+    if (!t)
+      return nullptr;
+    Op* op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
+    op->attrs.push_back(SymExpr::expr(sourceText(fl->getSourceRange()), true));
+    return op->result;
+  }
+  if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    const ValueDecl* d = ref->getDecl();
+    if (auto* nt = dyn_cast<NonTypeTemplateParmDecl>(d)) {
+      auto t = mapElemType(nt->getType(), ref->getBeginLoc());
+      return t ? constant(SymExpr::expr(nt->getName().str(), true), *t, e) : nullptr;
+    }
+    auto it = vars_.find(d);
+    if (it != vars_.end())
+      return it->second;
+    if (!ref->isValueDependent()) {
+      Expr::EvalResult r;
+      if (ref->EvaluateAsInt(r, ctx_)) {
+        auto t = mapElemType(ref->getType(), ref->getBeginLoc());
+        return t ? constant(SymExpr(r.Val.getInt().getExtValue()), *t, e) : nullptr;
+      }
+    }
+    error(e, "'" + d->getNameAsString() + "' cannot be used in a kernel (only parameters, "
+             "local variables and template parameters)");
+    return nullptr;
+  }
+
+  // Operators.
+  if (auto* bo = dyn_cast<BinaryOperator>(e)) {
+    BinaryOperatorKind k = bo->getOpcode();
+    if (bo->isAssignmentOp()) {
+      lowerStmt(bo);
+      auto* lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
+      return lhs && vars_.count(lhs->getDecl()) ? vars_[lhs->getDecl()] : nullptr;
+    }
+    if (k == BO_Comma) {
+      lowerExpr(bo->getLHS());
+      return lowerExpr(bo->getRHS());
+    }
+    Value* a = lowerExpr(bo->getLHS());
+    Value* b = lowerExpr(bo->getRHS());
+    return binary(binaryOpcode(k), a, b, e);
+  }
+  if (auto* uo = dyn_cast<UnaryOperator>(e)) {
+    switch (uo->getOpcode()) {
+    case UO_Plus:
+      return lowerExpr(uo->getSubExpr());
+    case UO_Minus:
+      return unary("-", lowerExpr(uo->getSubExpr()), e);
+    case UO_Not:
+      return unary("~", lowerExpr(uo->getSubExpr()), e);
+    case UO_LNot:
+      return unary("!", lowerExpr(uo->getSubExpr()), e);
+    default:
+      error(e, "unary operator '" +
+                   UnaryOperator::getOpcodeStr(uo->getOpcode()).str() +
+                   "' is not supported in kernels");
+      return nullptr;
+    }
+  }
+  if (auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) {
+    // Resolved overloaded operators (non-dependent code): map back to the operator.
+    OverloadedOperatorKind ok = oc->getOperator();
+    const char* spelling = getOperatorSpelling(ok);
+    if (oc->getNumArgs() == 2 && ok != OO_Call && ok != OO_Subscript) {
+      std::string s = spelling;
+      if (s.size() > 1 && s.back() == '=' && s != "==" && s != "!=" && s != "<=" && s != ">=") {
+        error(e, "compound assignment must assign to a local variable");
+        return nullptr;
+      }
+      return binary(s, lowerExpr(oc->getArg(0)), lowerExpr(oc->getArg(1)), e);
+    }
+    if (oc->getNumArgs() == 1 && (ok == OO_Minus || ok == OO_Tilde || ok == OO_Exclaim))
+      return unary(spelling, lowerExpr(oc->getArg(0)), e);
+    error(e, std::string("operator '") + spelling + "' is not supported in kernels");
+    return nullptr;
+  }
+  if (auto* co = dyn_cast<ConditionalOperator>(e)) {
+    Value* c = lowerExpr(co->getCond());
+    Value* a = lowerExpr(co->getTrueExpr());
+    Value* b = lowerExpr(co->getFalseExpr());
+    if (!c || !a || !b)
+      return nullptr;
+    if (c->type.isTile() || a->type.isTile() || b->type.isTile()) {
+      error(e, "'?:' needs scalar operands; use tl::where for tiles");
+      return nullptr;
+    }
+    Type t = a->type;
+    if (!a->type.pointer)
+      t.elem = promoteScalars(a->type.elem, b->type.elem);
+    return emit(OpKind::Select, {c, castTo(a, t.elem, e), castTo(b, t.elem, e)}, t, e)->result;
+  }
+  if (auto* ec = dyn_cast<ExplicitCastExpr>(e)) {
+    auto t = mapElemType(ec->getTypeAsWritten(), ec->getBeginLoc());
+    Value* v = lowerExpr(ec->getSubExprAsWritten());
+    return t ? castTo(v, *t, e) : nullptr;
+  }
+  if (auto* call = dyn_cast<CallExpr>(e)) {
+    const Expr* calleeExpr = call->getCallee();
+    // `t.to<T>()` on a dependent tile.
+    if (auto* me = dyn_cast<CXXDependentScopeMemberExpr>(calleeExpr->IgnoreParenImpCasts())) {
+      if (me->getMember().getAsString() == "to" && me->getNumTemplateArgs() == 1) {
+        auto t = templateArgType(me->template_arguments()[0]);
+        return t ? castTo(lowerExpr(me->getBase()), *t, e) : nullptr;
+      }
+      error(e, "member call '" + me->getMember().getAsString() + "' is not supported");
+      return nullptr;
+    }
+    if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
+      auto* md = mc->getMethodDecl();
+      if (md && md->getName() == "to" && md->getTemplateSpecializationArgs()) {
+        auto t = mapElemType(md->getTemplateSpecializationArgs()->get(0).getAsType(),
+                             e->getBeginLoc());
+        return t ? castTo(lowerExpr(mc->getImplicitObjectArgument()), *t, e) : nullptr;
+      }
+    }
+    Callee c = resolveCallee(calleeExpr);
+    if (c.helper)
+      return inlineHelper(call, c);
+    if (c.inTl)
+      return lowerCall(call, c);
+    error(e, "call to '" + (c.name.empty() ? sourceText(calleeExpr->getSourceRange()) : c.name) +
+                 "' is not supported in kernels (only tl:: operations and TILEC_FUNC helpers)");
+    return nullptr;
+  }
+  error(e, std::string("expression '") + e->getStmtClassName() +
+               "' is not supported in kernels yet");
+  return nullptr;
+}
+
+} // namespace tilec

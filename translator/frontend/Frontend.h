@@ -1,0 +1,20 @@
+// Frontend: builds tile IR from the clang AST of each TILEC_KERNEL in the main file.
+//
+// Kernels are templates that are never instantiated: the frontend reads the dependent AST
+// (unresolved calls into tl::, operators on `auto` variables) and infers element types and
+// symbolic shapes itself. Anything it cannot translate is reported as a located error.
+#pragma once
+
+#include "ir/IR.h"
+
+#include <clang/AST/ASTContext.h>
+
+#include <memory>
+#include <vector>
+
+namespace tilec {
+
+/// Lowers every kernel of the main file; errors go to the context's DiagnosticsEngine.
+std::vector<std::unique_ptr<Kernel>> lowerKernels(clang::ASTContext& ctx);
+
+} // namespace tilec

@@ -1,0 +1,115 @@
+// Finds the TILEC_KERNEL functions of the main file and lowers each into a Kernel.
+#include "frontend/Frontend.h"
+#include "frontend/Lowerer.h"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace tilec {
+
+using namespace clang;
+
+namespace {
+
+bool isKernel(const FunctionDecl* fd) {
+  for (auto* a : fd->specific_attrs<AnnotateAttr>())
+    if (a->getAnnotation() == "tilec.kernel")
+      return true;
+  return false;
+}
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  explicit Collector(ASTContext& ctx) : ctx_(ctx) {}
+  bool VisitFunctionDecl(FunctionDecl* fd) {
+    if (!isKernel(fd) || !fd->doesThisDeclarationHaveABody())
+      return true;
+    // Instantiations are not kernels of their own: translate the pattern once.
+    if (fd->isTemplateInstantiation())
+      return true;
+    if (!ctx_.getSourceManager().isInMainFile(ctx_.getSourceManager().getExpansionLoc(fd->getLocation())))
+      return true;
+    found.push_back(fd);
+    return true;
+  }
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  std::vector<const FunctionDecl*> found; // in source order
+
+private:
+  ASTContext& ctx_;
+};
+
+} // namespace
+
+bool Lowerer::lowerKernel(const FunctionDecl* fd) {
+  auto& sm = ctx_.getSourceManager();
+  k_.name = fd->getNameAsString();
+  k_.inputFile = sm.getFilename(sm.getExpansionLoc(fd->getLocation())).str();
+  if (!fd->getReturnType()->isVoidType())
+    error(fd->getLocation(), "a TILEC_KERNEL must return void");
+  if (auto* ft = fd->getDescribedFunctionTemplate()) {
+    for (const NamedDecl* p : *ft->getTemplateParameters())
+      templateParamNames_.push_back(p->getNameAsString());
+    for (const NamedDecl* p : *ft->getTemplateParameters()) {
+      TemplateParam tp;
+      tp.name = p->getNameAsString();
+      if (auto* nt = dyn_cast<NonTypeTemplateParmDecl>(p)) {
+        QualType t = nt->getType();
+        if (t->isBooleanType()) {
+          tp.kind = TemplateParam::Kind::Bool;
+          tp.cppType = "bool";
+        } else if (t->isIntegerType()) {
+          tp.kind = TemplateParam::Kind::Int;
+          tp.cppType = t.getAsString();
+        } else {
+          error(p->getLocation(), "template parameters must be integers, bools or element types");
+          continue;
+        }
+      } else if (isa<TemplateTypeParmDecl>(p)) {
+        tp.kind = TemplateParam::Kind::Type;
+        tp.cppType = "class";
+      } else {
+        error(p->getLocation(), "template template parameters are not supported");
+        continue;
+      }
+      if (p->isParameterPack())
+        error(p->getLocation(), "parameter packs are not supported in kernels");
+      k_.templateParams.push_back(tp);
+    }
+  }
+  for (const ParmVarDecl* p : fd->parameters()) {
+    auto t = mapType(p->getType(), p->getLocation());
+    if (!t)
+      continue;
+    if (p->getName().empty()) {
+      error(p->getLocation(), "kernel parameters must be named");
+      continue;
+    }
+    k_.params.push_back({p->getNameAsString(), *t});
+    Op* op = k_.append(OpKind::Param, {}, *t);
+    op->result->name = p->getNameAsString();
+    op->attrs.push_back(SymExpr(int64_t(k_.params.size() - 1)));
+    vars_[p] = op->result;
+  }
+  if (k_.params.size() > 32)
+    error(fd->getLocation(), "kernels take at most 32 parameters");
+  lowerStmt(fd->getBody());
+  return !failed_;
+}
+
+std::vector<std::unique_ptr<Kernel>> lowerKernels(ASTContext& ctx) {
+  Collector c(ctx);
+  c.TraverseDecl(ctx.getTranslationUnitDecl());
+  std::vector<std::unique_ptr<Kernel>> out;
+  for (const FunctionDecl* fd : c.found) {
+    auto k = std::make_unique<Kernel>();
+    Lowerer l(ctx, *k);
+    if (l.lowerKernel(fd))
+      out.push_back(std::move(k));
+  }
+  return out;
+}
+
+} // namespace tilec

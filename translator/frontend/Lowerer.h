@@ -1,0 +1,81 @@
+// Lowerer: the state of lowering one kernel body (see Frontend.h).
+#pragma once
+
+#include "ir/IR.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// A call's callee as written: `tl::load`, `tl::arange<0, BLOCK>`, a TILEC_FUNC helper.
+struct Callee {
+  std::string name;
+  bool inTl = false;
+  const clang::FunctionDecl* helper = nullptr; // a TILEC_FUNC to inline
+  std::vector<clang::TemplateArgumentLoc> templateArgs;
+};
+
+class Lowerer {
+public:
+  Lowerer(clang::ASTContext& ctx, Kernel& kernel) : ctx_(ctx), k_(kernel) {}
+
+  /// Lowers the kernel's parameters and body; false if an error was reported.
+  bool lowerKernel(const clang::FunctionDecl* fn);
+
+  // --- diagnostics (DiagnosticsEngine, clang style with a caret) ---
+  void error(clang::SourceLocation loc, const std::string& msg);
+  void error(const clang::Stmt* s, const std::string& msg);
+  bool failed() const { return failed_; }
+
+  // --- types (TypeMapping.cpp) ---
+  std::optional<Type> mapType(clang::QualType t, clang::SourceLocation loc);
+  std::optional<ElemType> mapElemType(clang::QualType t, clang::SourceLocation loc);
+  /// A compile-time integer (literal, template parameter, arithmetic on those).
+  std::optional<SymExpr> evalSym(const clang::Expr* e);
+  std::optional<SymExpr> templateArgSym(const clang::TemplateArgumentLoc& a);
+  std::optional<ElemType> templateArgType(const clang::TemplateArgumentLoc& a);
+
+  // --- statements (StmtLowering.cpp) ---
+  void lowerStmt(const clang::Stmt* s);
+
+  // --- expressions (ExprLowering.cpp) ---
+  Value* lowerExpr(const clang::Expr* e);
+  Value* binary(const std::string& opcode, Value* a, Value* b, const clang::Expr* at);
+  Value* unary(const std::string& opcode, Value* a, const clang::Expr* at);
+  Value* castTo(Value* v, const ElemType& t, const clang::Expr* at);
+  Value* constant(SymExpr value, ElemType t, const clang::Expr* at);
+  /// Makes two operands' shapes agree (size-1 tiles broadcast); null after an error.
+  bool broadcastPair(Value*& a, Value*& b, const clang::Expr* at);
+  Callee resolveCallee(const clang::Expr* callee);
+
+  // --- tl:: calls and helpers (Builtins.cpp) ---
+  Value* lowerCall(const clang::CallExpr* call, const Callee& callee);
+  Value* inlineHelper(const clang::CallExpr* call, const Callee& callee);
+
+  Op* emit(OpKind kind, std::vector<Value*> operands, Type t, const clang::Expr* at,
+           bool hasResult = true);
+  std::string sourceText(const clang::SourceRange& r) const;
+  Kernel& kernel() { return k_; }
+  clang::ASTContext& ctx() { return ctx_; }
+
+private:
+  friend struct HelperScope;
+  clang::ASTContext& ctx_;
+  Kernel& k_;
+  bool failed_ = false;
+  std::map<const clang::ValueDecl*, Value*> vars_; // lookup only, never iterated
+  std::vector<std::string> templateParamNames_;     // the kernel's, by index
+  // Inlining TILEC_FUNC helpers: where `return` values go.
+  std::vector<Value*>* returnSlot_ = nullptr;
+  int inlineDepth_ = 0;
+};
+
+} // namespace tilec

@@ -1,0 +1,111 @@
+// Statements -> tile IR: declarations bind names to values; assignment rebinds them.
+//
+// The body is straight-line for now: scalar control flow (if/for/while) is reported as not
+// supported yet rather than translated wrongly.
+#include "frontend/Lowerer.h"
+
+namespace tilec {
+
+using namespace clang;
+
+static void nameValue(Value* v, const std::string& name) {
+  if (v && v->name.empty() && !v->type.pointer)
+    v->name = name;
+}
+
+void Lowerer::lowerStmt(const Stmt* s) {
+  if (!s)
+    return;
+  if (auto* cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* child : cs->body())
+      lowerStmt(child);
+    return;
+  }
+  if (isa<NullStmt>(s))
+    return;
+  if (auto* ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl* d : ds->decls()) {
+      if (isa<StaticAssertDecl>(d) || isa<TypedefNameDecl>(d))
+        continue; // checked by the host compiler; nothing to translate
+      auto* vd = dyn_cast<VarDecl>(d);
+      if (!vd) {
+        error(d->getBeginLoc(), "only variable declarations are supported in kernels");
+        continue;
+      }
+      if (!vd->hasInit()) {
+        error(vd->getLocation(), "variable '" + vd->getNameAsString() +
+                                     "' must be initialized where it is declared");
+        continue;
+      }
+      Value* v = lowerExpr(vd->getInit());
+      if (!v)
+        continue;
+      // An explicitly typed scalar declaration converts (`float s = 1;`).
+      QualType declared = vd->getType();
+      if (!declared->isDependentType() && !declared->isUndeducedType() &&
+          declared->isArithmeticType() && v->type.isScalar() && !v->type.pointer) {
+        if (auto t = mapElemType(declared, vd->getLocation()))
+          v = castTo(v, *t, vd->getInit());
+      }
+      nameValue(v, vd->getNameAsString());
+      vars_[vd] = v;
+    }
+    return;
+  }
+  if (auto* rs = dyn_cast<ReturnStmt>(s)) {
+    if (returnSlot_) {
+      if (rs->getRetValue())
+        if (Value* v = lowerExpr(rs->getRetValue()))
+          returnSlot_->push_back(v);
+      return;
+    }
+    if (rs->getRetValue())
+      error(s, "kernels return void");
+    return; // a final `return;` in the kernel
+  }
+  if (auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) {
+    auto* lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
+    if (!lhs || !vars_.count(lhs->getDecl())) {
+      error(bo->getLHS(), "only local variables can be assigned");
+      return;
+    }
+    Value* rhs = lowerExpr(bo->getRHS());
+    if (bo->isCompoundAssignmentOp()) {
+      std::string op = BinaryOperator::getOpcodeStr(
+                           BinaryOperator::getOpForCompoundAssignment(bo->getOpcode()))
+                           .str();
+      Value* old = vars_[lhs->getDecl()];
+      rhs = binary(op, old, rhs, bo);
+      if (rhs && old && !old->type.pointer)
+        rhs = castTo(rhs, old->type.elem, bo); // `x += y` keeps x's type
+    }
+    if (!rhs)
+      return;
+    Value* old = vars_[lhs->getDecl()];
+    if (old->type.isTile() != rhs->type.isTile() || !sameShape(old->type.shape, rhs->type.shape)) {
+      error(s, "assignment changes the shape of '" + lhs->getDecl()->getNameAsString() + "' from " +
+                   old->type.shapeStr() + " to " + rhs->type.shapeStr());
+      return;
+    }
+    nameValue(rhs, lhs->getDecl()->getNameAsString());
+    vars_[lhs->getDecl()] = rhs;
+    return;
+  }
+  if (auto* oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->isAssignmentOp()) {
+    error(s, "assignment through an overloaded operator is not supported; assign to a local "
+             "variable declared with auto");
+    return;
+  }
+  if (isa<IfStmt>(s) || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) ||
+      isa<CXXForRangeStmt>(s)) {
+    error(s, "control flow in kernels is not supported by the translator yet");
+    return;
+  }
+  if (auto* e = dyn_cast<Expr>(s)) {
+    lowerExpr(e);
+    return;
+  }
+  error(s, std::string("statement '") + s->getStmtClassName() + "' is not supported in kernels");
+}
+
+} // namespace tilec

@@ -1,0 +1,51 @@
+#include "ir/IR.h"
+
+namespace tilec {
+
+const char* opKindName(OpKind k) {
+  switch (k) {
+  case OpKind::Param: return "param";
+  case OpKind::Constant: return "constant";
+  case OpKind::ProgramId: return "program_id";
+  case OpKind::NumPrograms: return "num_programs";
+  case OpKind::Arange: return "arange";
+  case OpKind::Splat: return "splat";
+  case OpKind::Broadcast: return "broadcast";
+  case OpKind::Binary: return "binary";
+  case OpKind::Unary: return "unary";
+  case OpKind::Ternary: return "ternary";
+  case OpKind::Select: return "select";
+  case OpKind::Cast: return "cast";
+  case OpKind::Bitcast: return "bitcast";
+  case OpKind::AddPtr: return "addptr";
+  case OpKind::Load: return "load";
+  case OpKind::Store: return "store";
+  case OpKind::Hint: return "hint";
+  }
+  return "?";
+}
+
+Value* Kernel::newValue(Type t, std::string name) {
+  values.push_back(std::make_unique<Value>());
+  Value* v = values.back().get();
+  v->id = int(values.size()) - 1;
+  v->type = std::move(t);
+  v->name = std::move(name);
+  return v;
+}
+
+Op* Kernel::append(OpKind kind, std::vector<Value*> operands, Type resultType, bool hasResult) {
+  ops.push_back(std::make_unique<Op>());
+  Op* op = ops.back().get();
+  op->kind = kind;
+  op->operands = std::move(operands);
+  for (Value* v : op->operands)
+    v->uses++;
+  if (hasResult) {
+    op->result = newValue(std::move(resultType));
+    op->result->def = op;
+  }
+  return op;
+}
+
+} // namespace tilec

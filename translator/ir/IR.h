@@ -1,0 +1,117 @@
+// The tile IR: a kernel is a list of operations in SSA form over scalars and tiles.
+//
+// Values carry an element type and a symbolic shape; operations keep the source location
+// they came from (for diagnostics and #line directives) and the C++ text they were built
+// from (for comments in the generated CUDA). Analyses and layout assignment annotate values
+// in place (see AxisInfo and Layout below).
+#pragma once
+
+#include "ir/SymExpr.h"
+#include "ir/Types.h"
+
+#include <clang/Basic/SourceLocation.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+enum class OpKind {
+  Param,       // a kernel argument
+  Constant,    // a literal or template parameter; attr[0] is its value
+  ProgramId,   // tl::program_id(axis); axis in `axis`
+  NumPrograms, // tl::num_programs(axis)
+  Arange,      // tl::arange<attr[0], attr[1]>()
+  Splat,       // broadcast a scalar to a tile (tl::full, implicit broadcasts)
+  Broadcast,   // a size-1 tile to a larger shape
+  Binary,      // `opcode` is a C++ operator or a two-operand function (maximum, cdiv, ...)
+  Unary,       // `opcode` is a C++ prefix operator or a one-operand function (exp, abs, ...)
+  Ternary,     // fma, clamp
+  Select,      // tl::where / ?:
+  Cast,        // tl::cast<T>; the result type is the target
+  Bitcast,     // tl::bitcast<T>
+  AddPtr,      // pointer (scalar or tile) + offsets
+  Load,        // operands: ptrs [, mask [, other]]
+  Store,       // operands: ptrs, value [, mask]
+  Hint,        // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
+};
+
+const char* opKindName(OpKind k);
+
+/// What the contiguity/divisibility analysis knows about an integer or pointer value,
+/// along the (single, for now) tile dimension; in elements, except `divisibility` of a
+/// pointer, which is in bytes.
+struct AxisInfo {
+  SymExpr contiguity = 1;   // runs of this many consecutive values (+1 apart)
+  SymExpr divisibility = 1; // power of two dividing the first value of each run
+  SymExpr constancy = 1;    // runs of this many equal values
+};
+
+struct Op;
+
+struct Value {
+  int id = 0;
+  Type type;
+  std::string name; // the C++ variable it was bound to, or empty
+  Op* def = nullptr;
+  int uses = 0;
+  AxisInfo info;
+  int layout = -1; // index into Kernel::layouts for tiles
+};
+
+struct Op {
+  OpKind kind;
+  std::string opcode; // for Binary/Unary/Ternary/Hint
+  std::vector<Value*> operands;
+  Value* result = nullptr; // null for Store
+  std::vector<SymExpr> attrs;
+  int axis = 0;
+  clang::SourceLocation loc;
+  unsigned line = 0;    // presumed line in the input file
+  std::string srcText;  // the C++ expression this op came from (for comments)
+  // Memory ops (set by layout assignment): elements per vector access and whether the mask
+  // is constant over each access.
+  SymExpr accessWidth = 1;
+  SymExpr maskUniform = 0; // a constexpr bool expression, 0 or 1 when known
+};
+
+/// A layout for tiles of one shape: how a program instance's threads hold its elements
+/// (see templates/tilec/device/layout.cuh).
+struct Layout {
+  std::vector<SymExpr> shape;
+  SymExpr maxVec = 1; // widest run of consecutive elements one thread holds
+};
+
+struct TemplateParam {
+  enum class Kind { Int, Bool, Type } kind;
+  std::string name;
+  std::string cppType; // "int", "unsigned", "bool", "class"
+};
+
+struct KernelParam {
+  std::string name;
+  Type type;
+  bool canCarryDiv16() const { return type.pointer || type.elem.isInteger(); }
+};
+
+struct Kernel {
+  std::string name;
+  std::string inputFile;
+  std::vector<TemplateParam> templateParams;
+  std::vector<KernelParam> params;
+  std::vector<std::unique_ptr<Value>> values;
+  std::vector<std::unique_ptr<Op>> ops; // in program order
+  std::vector<Layout> layouts;
+
+  Value* newValue(Type t, std::string name = "");
+  Op* append(OpKind kind, std::vector<Value*> operands, Type resultType, bool hasResult = true);
+};
+
+/// Prints the IR in a stable textual form (for --dump-after and tests).
+std::string printKernel(const Kernel& k);
+
+/// Checks structural invariants; returns an empty string or a description of the problem.
+std::string verifyKernel(const Kernel& k);
+
+} // namespace tilec

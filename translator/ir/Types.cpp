@@ -1,0 +1,184 @@
+#include "ir/Types.h"
+
+namespace tilec {
+
+bool ElemType::isFloat() const {
+  if (form == Form::Promote)
+    return lhs->isFloat() || rhs->isFloat();
+  return isKnown() && (kind == ScalarKind::F16 || kind == ScalarKind::BF16 ||
+                       kind == ScalarKind::F32 || kind == ScalarKind::F64);
+}
+
+bool ElemType::isInteger() const { return isKnown() && !isFloat() && kind != ScalarKind::Bool; }
+
+bool ElemType::isSigned() const {
+  switch (kind) {
+  case ScalarKind::I8:
+  case ScalarKind::I16:
+  case ScalarKind::I32:
+  case ScalarKind::I64:
+    return isKnown();
+  default:
+    return false;
+  }
+}
+
+int ElemType::bits() const {
+  if (!isKnown())
+    return 0;
+  switch (kind) {
+  case ScalarKind::Bool:
+  case ScalarKind::I8:
+  case ScalarKind::U8:
+    return 8;
+  case ScalarKind::I16:
+  case ScalarKind::U16:
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+    return 16;
+  case ScalarKind::I32:
+  case ScalarKind::U32:
+  case ScalarKind::F32:
+    return 32;
+  case ScalarKind::I64:
+  case ScalarKind::U64:
+  case ScalarKind::F64:
+    return 64;
+  }
+  return 0;
+}
+
+std::string ElemType::cuda() const {
+  switch (form) {
+  case Form::Param:
+    return param;
+  case Form::Promote:
+    return "tilec::promote_t<" + lhs->cuda() + ", " + rhs->cuda() + ">";
+  case Form::Known:
+    break;
+  }
+  switch (kind) {
+  case ScalarKind::Bool: return "bool";
+  case ScalarKind::I8: return "int8_t";
+  case ScalarKind::U8: return "uint8_t";
+  case ScalarKind::I16: return "int16_t";
+  case ScalarKind::U16: return "uint16_t";
+  case ScalarKind::I32: return "int";
+  case ScalarKind::U32: return "unsigned";
+  case ScalarKind::I64: return "int64_t";
+  case ScalarKind::U64: return "uint64_t";
+  case ScalarKind::F16: return "tl::half";
+  case ScalarKind::BF16: return "tl::bfloat16";
+  case ScalarKind::F32: return "float";
+  case ScalarKind::F64: return "double";
+  }
+  return "?";
+}
+
+std::string ElemType::sizeofExpr() const {
+  int b = bits();
+  return b ? std::to_string(b / 8) : "sizeof(" + cuda() + ")";
+}
+
+static ElemType promoteWithParam(const ElemType& a, const ElemType& b) {
+  if (a == b)
+    return a;
+  ElemType t;
+  t.form = ElemType::Form::Promote;
+  t.lhs = std::make_shared<ElemType>(a);
+  t.rhs = std::make_shared<ElemType>(b);
+  return t;
+}
+
+// Rank of the floating types for promotion: bf16 and f16 together give f32.
+static int floatRank(ScalarKind k) {
+  switch (k) {
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+    return 1;
+  case ScalarKind::F32:
+    return 2;
+  case ScalarKind::F64:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+ElemType promoteTiles(const ElemType& a, const ElemType& b) {
+  if (!a.isKnown() || !b.isKnown())
+    return promoteWithParam(a, b);
+  if (a.kind == b.kind)
+    return a;
+  if (a.isFloat() || b.isFloat()) {
+    if (!b.isFloat())
+      return a;
+    if (!a.isFloat())
+      return b;
+    int ra = floatRank(a.kind), rb = floatRank(b.kind);
+    if (ra == rb) // f16 with bf16
+      return ElemType::known(ScalarKind::F32);
+    return ra > rb ? a : b;
+  }
+  if (a.kind == ScalarKind::Bool)
+    return b;
+  if (b.kind == ScalarKind::Bool)
+    return a;
+  if (a.bits() != b.bits())
+    return a.bits() > b.bits() ? a : b;
+  return a.isSigned() ? b : a; // same width: unsigned wins
+}
+
+ElemType promoteScalars(const ElemType& a, const ElemType& b) {
+  if (!a.isKnown() || !b.isKnown())
+    return promoteWithParam(a, b);
+  // C++: integers narrower than int become int first.
+  auto widen = [](ElemType t) {
+    if (t.isInteger() || t.kind == ScalarKind::Bool)
+      if (t.bits() < 32)
+        return ElemType::known(ScalarKind::I32);
+    if (t.kind == ScalarKind::F16 || t.kind == ScalarKind::BF16)
+      return ElemType::known(ScalarKind::F32);
+    return t;
+  };
+  return promoteTiles(widen(a), widen(b));
+}
+
+ElemType promoteTileScalar(const ElemType& tile, const ElemType& scalar) {
+  if (tile.isKnown() && scalar.isKnown() && !tile.isFloat() && scalar.isFloat())
+    return ElemType::known(ScalarKind::F32); // int tile * 0.5f -> float, as in Triton
+  return tile;
+}
+
+std::string Type::shapeStr() const {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + shape[i].str();
+  return s + "]";
+}
+
+std::string Type::cudaElem() const {
+  if (!pointer)
+    return elem.cuda();
+  return (pointeeConst ? "const " : "") + elem.cuda() + "*";
+}
+
+std::string Type::str() const {
+  if (isScalar())
+    return cudaElem();
+  std::string s = "tile<" + cudaElem();
+  for (auto& d : shape)
+    s += ", " + d.str();
+  return s + ">";
+}
+
+bool sameShape(const std::vector<SymExpr>& a, const std::vector<SymExpr>& b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!a[i].sameAs(b[i]))
+      return false;
+  return true;
+}
+
+} // namespace tilec

@@ -1,0 +1,71 @@
+// Element types and tile types of the tile IR.
+//
+// An element type is either a known scalar kind or a template type parameter of the kernel
+// (`T`), or the promotion of two types one of which is a parameter; those print as C++ that
+// the device library resolves when the specialization is compiled (`tilec::promote_t<T, float>`).
+#pragma once
+
+#include "ir/SymExpr.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+enum class ScalarKind { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
+
+struct ElemType {
+  enum class Form { Known, Param, Promote };
+  Form form = Form::Known;
+  ScalarKind kind = ScalarKind::I32;
+  std::string param;                 // Param: the template parameter's name
+  std::shared_ptr<ElemType> lhs, rhs; // Promote: operands
+
+  static ElemType known(ScalarKind k) {
+    ElemType t;
+    t.kind = k;
+    return t;
+  }
+  static ElemType typeParam(std::string name) {
+    ElemType t;
+    t.form = Form::Param;
+    t.param = std::move(name);
+    return t;
+  }
+  bool isKnown() const { return form == Form::Known; }
+  bool is(ScalarKind k) const { return isKnown() && kind == k; }
+  bool isFloat() const; // false for unknown (parameter) types
+  bool isInteger() const;
+  bool isSigned() const;
+  int bits() const;        // 0 when unknown
+  std::string cuda() const; // the C++/CUDA spelling
+  std::string sizeofExpr() const; // "4" or "sizeof(T)"
+  bool operator==(const ElemType& o) const { return cuda() == o.cuda(); }
+};
+
+/// Triton's promotion of two tile element types (both tiles).
+ElemType promoteTiles(const ElemType& a, const ElemType& b);
+/// C++'s usual arithmetic conversions for two scalars.
+ElemType promoteScalars(const ElemType& a, const ElemType& b);
+/// A tile combined with a scalar: the tile's type, except int tile with float scalar.
+ElemType promoteTileScalar(const ElemType& tile, const ElemType& scalar);
+
+struct Type {
+  ElemType elem;
+  bool pointer = false;       // a pointer to `elem`
+  bool pointeeConst = false;  // `const T*`
+  std::vector<SymExpr> shape; // empty for scalars
+
+  bool isTile() const { return !shape.empty(); }
+  bool isScalar() const { return shape.empty(); }
+  std::string shapeStr() const; // "[BLOCK]"
+  std::string str() const;      // "tile<float*, BLOCK>", "int32", ...
+  /// The CUDA spelling of one element: "float", "const float*".
+  std::string cudaElem() const;
+};
+
+bool sameShape(const std::vector<SymExpr>& a, const std::vector<SymExpr>& b);
+
+} // namespace tilec

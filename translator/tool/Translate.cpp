@@ -1,0 +1,223 @@
+#include "tool/Translate.h"
+
+#include "Pipeline.h"
+#include "codegen/Codegen.h"
+#include "frontend/Frontend.h"
+#include "tool/NvrtcCheck.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace tilec {
+
+namespace fs = std::filesystem;
+using namespace clang;
+
+namespace {
+
+bool writeFile(const fs::path& path, const std::string& text) {
+  // Write to a temporary name, then rename, so a failed run never leaves half a file.
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    if (!f.good())
+      return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  return !ec;
+}
+
+std::vector<std::string> defaultInstances(const Kernel& k) {
+  AotSpec s;
+  s.kernel = k.name;
+  for (auto& tp : k.templateParams)
+    s.templateArgs.push_back(tp.kind == TemplateParam::Kind::Type   ? "float"
+                             : tp.kind == TemplateParam::Kind::Bool ? "false"
+                                                                     : "256");
+  std::vector<std::string> out;
+  for (unsigned m : aotDiv16Masks(k))
+    out.push_back(nameExpression(k, s, m));
+  return out;
+}
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(const TranslateOptions& o, CompilerInstance& ci, bool& failed)
+      : o_(o), ci_(ci), failed_(failed) {}
+
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    auto& diags = ctx.getDiagnostics();
+    if (diags.hasErrorOccurred())
+      return;
+    auto& sm = ctx.getSourceManager();
+    fs::path input = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
+    auto kernels = lowerKernels(ctx);
+    if (diags.hasErrorOccurred())
+      return;
+    if (kernels.empty()) {
+      diags.Report(sm.getLocForStartOfFile(sm.getMainFileID()),
+                   diags.getCustomDiagID(DiagnosticsEngine::Warning,
+                                         "no TILEC_KERNEL functions in this file"));
+    }
+    std::string dump;
+    std::vector<const Kernel*> ks;
+    for (auto& k : kernels) {
+      if (std::string err = runPasses(*k, o_.dumpAfter, dump); !err.empty()) {
+        std::cerr << input.string() << ": error: " << err << "\n";
+        failed_ = true;
+        return;
+      }
+      ks.push_back(k.get());
+    }
+    if (!dump.empty())
+      std::cout << dump;
+
+    EmitOptions eo;
+    eo.inputName = input.filename().string();
+    eo.inputPath = fs::absolute(input).string();
+    eo.stem = input.stem().string();
+    eo.lineDirectives = o_.lineDirectives;
+    std::string cuda = emitCuda(ks, eo);
+    std::string launcher = emitLauncher(ks, cuda, eo);
+
+    std::vector<AotSpec> specs;
+    for (auto& text : o_.aotSpecs) {
+      AotSpec s;
+      if (std::string err = parseAotSpec(text, s); !err.empty()) {
+        std::cerr << "tilec: error: --aot: " << err << "\n";
+        failed_ = true;
+        return;
+      }
+      bool known = false;
+      for (auto* k : ks)
+        if (k->name == s.kernel) {
+          known = true;
+          if (s.templateArgs.size() != k->templateParams.size()) {
+            std::cerr << "tilec: error: --aot '" << text << "': " << k->name << " takes "
+                      << k->templateParams.size() << " template arguments\n";
+            failed_ = true;
+            return;
+          }
+        }
+      if (known)
+        specs.push_back(s);
+    }
+
+    if (o_.check) {
+      std::vector<std::string> names;
+      for (auto* k : ks) {
+        bool any = false;
+        for (auto& s : specs)
+          if (s.kernel == k->name) {
+            any = true;
+            for (unsigned m : aotDiv16Masks(*k))
+              names.push_back(nameExpression(*k, s, m));
+          }
+        if (!any)
+          for (auto& n : defaultInstances(*k))
+            names.push_back(n);
+      }
+      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.arch, names);
+      if (!log.empty()) {
+        std::cerr << eo.stem << ".cu: error: NVRTC failed for " << o_.arch << ":\n" << log << "\n";
+        failed_ = true;
+        return;
+      }
+    }
+
+    fs::path dir = o_.outputDir;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    bool ok = writeFile(dir / (eo.stem + ".cu"), cuda) &&
+              writeFile(dir / (eo.stem + ".tilec.h"), launcher);
+    if (ok && !o_.aotSpecs.empty())
+      ok = writeFile(dir / (eo.stem + ".aot.cu"), emitAot(ks, specs, eo));
+    if (!ok) {
+      std::cerr << "tilec: error: cannot write the output into '" << dir.string() << "'\n";
+      failed_ = true;
+    }
+  }
+
+private:
+  const TranslateOptions& o_;
+  CompilerInstance& ci_;
+  bool& failed_;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(const TranslateOptions& o, bool& failed) : o_(o), failed_(failed) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+    return std::make_unique<Consumer>(o_, ci, failed_);
+  }
+
+private:
+  const TranslateOptions& o_;
+  bool& failed_;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(const TranslateOptions& o, bool& failed) : o_(o), failed_(failed) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(o_, failed_);
+  }
+
+private:
+  const TranslateOptions& o_;
+  bool& failed_;
+};
+
+std::string envOr(const char* var, const char* fallback) {
+  const char* v = std::getenv(var);
+  return v && *v ? v : fallback;
+}
+
+} // namespace
+
+int translate(const TranslateOptions& o) {
+  // Arguments every parse needs: C++20, the vocabulary header, clang's own headers.
+  std::vector<std::string> base = {"-xc++", "-std=c++20",
+                                   "-I" + envOr("TILEC_INCLUDE_DIR", TILEC_RUNTIME_INCLUDE_DIR),
+                                   "-resource-dir=" TILEC_CLANG_RESOURCE_DIR,
+                                   "-Wno-unused-command-line-argument"};
+  std::unique_ptr<tooling::CompilationDatabase> db;
+  if (!o.buildDir.empty()) {
+    std::string err;
+    db = tooling::CompilationDatabase::loadFromDirectory(o.buildDir, err);
+    if (!db) {
+      std::cerr << "tilec: error: -p " << o.buildDir << ": " << err << "\n";
+      return 1;
+    }
+  } else {
+    db = std::make_unique<tooling::FixedCompilationDatabase>(".", std::vector<std::string>{});
+  }
+  for (auto& in : o.inputs)
+    if (!fs::exists(in)) {
+      std::cerr << "tilec: error: no such file: '" << in << "'\n";
+      return 1;
+    }
+  tooling::ClangTool tool(*db, o.inputs);
+  std::vector<std::string> extra = base;
+  extra.insert(extra.end(), o.clangArgs.begin(), o.clangArgs.end());
+  tool.appendArgumentsAdjuster(
+      tooling::getInsertArgumentAdjuster(extra, tooling::ArgumentInsertPosition::END));
+  tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+  bool failed = false;
+  Factory factory(o, failed);
+  int rc = tool.run(&factory);
+  return (rc != 0 || failed) ? 1 : 0;
+}
+
+} // namespace tilec

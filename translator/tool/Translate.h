@@ -1,0 +1,25 @@
+// Runs clang over each input and the pipeline over its kernels, writing <stem>.cu,
+// <stem>.tilec.h and (with --aot) <stem>.aot.cu into the output folder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+struct TranslateOptions {
+  std::vector<std::string> inputs;
+  std::string outputDir = ".";
+  std::vector<std::string> clangArgs; // -I, -D, -std, --extra-arg and everything after `--`
+  std::string buildDir;               // -p: folder with compile_commands.json
+  std::string dumpAfter;
+  bool lineDirectives = false;
+  bool check = false;
+  std::string arch = "sm_90a";
+  std::vector<std::string> aotSpecs;
+};
+
+/// Returns the process exit status.
+int translate(const TranslateOptions& opts);
+
+} // namespace tilec
