@@ -128,6 +128,10 @@ public:
   /// The instantiation name of `key`, e.g. "add_kernel<1024, 4, 3, 7u>".
   std::string name_expression(const SpecKey& key) const;
 
+  /// NVRTC options for specializations compiled from now on (they are part of the disk
+  /// cache key). Call before the first launch; already compiled ones are kept.
+  void set_compile_options(const CompileOptions& options);
+
 private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -1,0 +1,39 @@
+// bench_util.h - timing helpers and the JSON-lines output shared by the benchmarks.
+// One row per line: {"name", "provider", "ms", "unit", "value", "note"}, the schema
+// bench/triton_torch.py writes too, so bench/report.py can merge them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#define CHECK_CUDA(call)                                                                           \
+  do {                                                                                             \
+    cudaError_t err_ = (call);                                                                     \
+    if (err_ != cudaSuccess)                                                                       \
+      throw std::runtime_error(std::string(#call) + " failed: " + cudaGetErrorString(err_));       \
+  } while (0)
+
+namespace bench {
+
+struct Row {
+  std::string name;
+  std::string provider = "tilec";
+  double ms = 0;
+  std::string unit;
+  double value = 0;
+  std::string note;
+};
+
+/// Prints `row` as one JSON object on its own line and flushes.
+void emit(const Row &row);
+
+/// Median of `samples` (reorders them).
+double median(std::vector<double> samples);
+
+/// Seconds on a monotonic clock.
+double now_s();
+
+} // namespace bench

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# device_run.sh - the one command for the GPU machine (no libclang there): build from the
+# pre-generated sources in .gen (scripts/pregenerate.sh, run where the translator is), run
+# the GPU/runtime/interpreter tests, compute-sanitizer on the example, both benchmarks, and
+# print the comparison table last. Every log goes under $OUT (default ./out). A failing
+# step is reported and the rest still run.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$ROOT/out}
+BUILD=${BUILD:-$ROOT/build-device}
+GEN=${GEN:-$ROOT/.gen}
+mkdir -p "$OUT"
+export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
+export TILEC_CACHE_DIR=${TILEC_CACHE_DIR:-$BUILD/tilec_cache}
+
+declare -a SUMMARY=()
+step() { # <name> <log file> <command...>: runs the command, appends its output to the log
+  local name=$1 log=$2
+  shift 2
+  echo "==== $name" | tee -a "$log"
+  local t0=$SECONDS
+  "$@" >>"$log" 2>&1
+  local rc=$?
+  local verdict=ok
+  ((rc == 0)) || verdict="FAILED (exit $rc, see $(basename "$log"))"
+  SUMMARY+=("$(printf '%-28s %-8s %s' "$name" "$((SECONDS - t0))s" "$verdict")")
+  echo "     $verdict" | tee -a "$log"
+  return $rc
+}
+
+{ nvidia-smi -L; nvcc --version | tail -1; cmake --version | head -1; } >"$OUT/build.log" 2>&1
+if [[ ! -f $GEN/vector_add.cu ]]; then
+  echo "device_run: $GEN has no generated sources; run scripts/pregenerate.sh where the" \
+    "translator is built and carry .gen" | tee -a "$OUT/build.log"
+fi
+configure() {
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DTILEC_BUILD_TRANSLATOR=OFF -DTILEC_PREGENERATED_DIR="$GEN" -DTILEC_BUILD_BENCH=ON "$@"
+}
+# GoogleTest may be missing there: fall back to a build without the gtest-based tests.
+step "configure" "$OUT/build.log" configure ||
+  step "configure (no gtest tests)" "$OUT/build.log" configure -DTILEC_BUILD_TESTS=OFF
+step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)"
+
+step "ctest gpu|runtime|interpreter" "$OUT/tests.log" \
+  ctest --test-dir "$BUILD" -R 'gpu|runtime|interpreter' --output-on-failure
+
+example=$BUILD/examples/vector_add
+step "memcheck vector_add" "$OUT/memcheck.log" \
+  compute-sanitizer --tool memcheck --error-exitcode 1 "$example/vector_add" --gpu --small
+step "memcheck vector_add_aot" "$OUT/memcheck.log" \
+  compute-sanitizer --tool memcheck --error-exitcode 1 "$example/vector_add_aot" --gpu --small \
+  --expect-aot
+
+bench_tilec() { "$BUILD/bench/bench_vector_add" >"$OUT/bench_tilec.jsonl"; }
+bench_triton() { PYTHONUNBUFFERED=1 python3 "$ROOT/bench/triton_torch.py" >"$OUT/bench_triton_torch.jsonl"; }
+step "bench tilec" "$OUT/bench.log" bench_tilec
+step "bench triton+torch" "$OUT/bench.log" bench_triton
+
+python3 "$ROOT/bench/report.py" "$OUT/bench_tilec.jsonl" "$OUT/bench_triton_torch.jsonl" \
+  >"$OUT/report.md" 2>>"$OUT/bench.log"
+
+echo
+echo "==== steps"
+printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/steps.txt"
+echo
+cat "$OUT/report.md"

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Merge benchmark JSON lines into one short Markdown table.
+
+usage: report.py FILE.jsonl...   (lines that are not JSON objects are ignored)
+
+Columns: name | tilec | triton | torch | unit | % of copy ceiling. Where a provider has
+several rows of one name (tilec's configs), the best is shown and its config listed below.
+"""
+import json
+import sys
+
+PROVIDERS = ("tilec", "triton", "torch")
+CEILING_NAME = "copy 2 GiB (ceiling)"
+ANCHOR_CEILING_GBS = 4248.47  # measured on an H200 (torch copy of 2 GiB)
+
+
+def load(paths):
+    rows = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                for line in f:
+                    line = line.strip()
+                    if line.startswith("{"):
+                        try:
+                            rows.append(json.loads(line))
+                        except json.JSONDecodeError:
+                            pass
+        except OSError as e:
+            print(f"report: cannot read {path}: {e}", file=sys.stderr)
+    return rows
+
+
+def better(unit, a, b):
+    """True when value a beats b: more is better for rates, less for times."""
+    return a > b if unit.endswith("/s") else a < b
+
+
+def fmt(v):
+    return "-" if v is None else (f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}")
+
+
+def main(paths):
+    rows = load(paths)
+    best, order, others = {}, [], []
+    for r in rows:
+        if r["provider"] not in PROVIDERS:
+            others.append(r)
+            continue
+        if r["name"] not in order:
+            order.append(r["name"])
+        key = (r["name"], r["provider"])
+        if key not in best or better(r["unit"], r["value"], best[key]["value"]):
+            best[key] = r
+
+    if CEILING_NAME in order:  # the reference row first
+        order.insert(0, order.pop(order.index(CEILING_NAME)))
+    ceiling = next((r["value"] for r in rows if r["name"] == CEILING_NAME), None)
+    ceiling_note = "measured" if ceiling else "anchor, not measured in this run"
+    ceiling = ceiling or ANCHOR_CEILING_GBS
+
+    print("| name | tilec | triton | torch | unit | % of copy ceiling (tilec / triton / torch) |")
+    print("|---|---|---|---|---|---|")
+    for name in order:
+        cells = [best.get((name, p)) for p in PROVIDERS]
+        unit = next(c["unit"] for c in cells if c)
+        values = [c["value"] if c else None for c in cells]
+        pct = ""
+        if unit == "GB/s" and name != CEILING_NAME:
+            pct = " / ".join("-" if v is None else f"{100 * v / ceiling:.0f}%" for v in values)
+        print(f"| {name} | " + " | ".join(fmt(v) for v in values) + f" | {unit} | {pct} |")
+
+    print(f"\nCopy ceiling: {ceiling:.0f} GB/s ({ceiling_note}).")
+    notes = [(n, best[(n, "tilec")]["note"]) for n in order
+             if (n, "tilec") in best and best[(n, "tilec")]["note"]]
+    if notes:
+        print("\ntilec rows:")
+        for name, note in notes:
+            print(f"- {name}: {note}")
+    if others:
+        print("\nOther rows:")
+        for r in others:
+            print(f"- {r['name']} ({r['provider']}): {fmt(r['value'])} {r['unit']}"
+                  + (f" - {r['note']}" if r.get("note") else ""))
+    if not rows:
+        print("\n(no benchmark rows were found)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

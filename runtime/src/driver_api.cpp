@@ -1,0 +1,179 @@
+#include "driver_api.h"
+
+#include <tilec/runtime.h>
+
+#include <dlfcn.h>
+
+namespace tilec::detail {
+namespace {
+
+struct LoadResult {
+  Driver driver;
+  bool ok = false;
+  std::string why;
+};
+
+template <class F> bool resolve(void *lib, const char *symbol, F &out, std::string &why) {
+  out = reinterpret_cast<F>(dlsym(lib, symbol));
+  if (!out)
+    why = std::string("libcuda.so.1 lacks ") + symbol;
+  return out != nullptr;
+}
+
+std::string result_text(const DriverApi &api, CUresult r) {
+  const char *name = nullptr;
+  const char *text = nullptr;
+  if (api.get_error_name)
+    api.get_error_name(r, &name);
+  if (api.get_error_string)
+    api.get_error_string(r, &text);
+  std::string s = name ? name : "CUDA error " + std::to_string(int(r));
+  if (text)
+    s += std::string(" (") + text + ")";
+  return s;
+}
+
+bool load_symbols(void *lib, DriverApi &a, std::string &why) {
+  // Versioned symbols spelled out: dlsym does not see <cuda.h>'s #defines.
+  return resolve(lib, "cuInit", a.init, why) &&
+         resolve(lib, "cuGetErrorName", a.get_error_name, why) &&
+         resolve(lib, "cuGetErrorString", a.get_error_string, why) &&
+         resolve(lib, "cuDeviceGetCount", a.device_get_count, why) &&
+         resolve(lib, "cuDeviceGet", a.device_get, why) &&
+         resolve(lib, "cuDeviceGetAttribute", a.device_get_attribute, why) &&
+         resolve(lib, "cuDevicePrimaryCtxRetain", a.primary_ctx_retain, why) &&
+         resolve(lib, "cuCtxGetCurrent", a.ctx_get_current, why) &&
+         resolve(lib, "cuCtxSetCurrent", a.ctx_set_current, why) &&
+         resolve(lib, "cuCtxGetDevice", a.ctx_get_device, why) &&
+         resolve(lib, "cuCtxSynchronize", a.ctx_synchronize, why) &&
+         resolve(lib, "cuModuleLoadData", a.module_load_data, why) &&
+         resolve(lib, "cuModuleGetFunction", a.module_get_function, why) &&
+         resolve(lib, "cuModuleUnload", a.module_unload, why) &&
+         resolve(lib, "cuFuncSetAttribute", a.func_set_attribute, why) &&
+         resolve(lib, "cuFuncGetAttribute", a.func_get_attribute, why) &&
+         resolve(lib, "cuLaunchKernel", a.launch_kernel, why) &&
+         resolve(lib, "cuMemAlloc_v2", a.mem_alloc, why) &&
+         resolve(lib, "cuMemFree_v2", a.mem_free, why) &&
+         resolve(lib, "cuMemcpyHtoD_v2", a.memcpy_htod, why) &&
+         resolve(lib, "cuMemcpyDtoH_v2", a.memcpy_dtoh, why) &&
+         resolve(lib, "cuMemsetD8_v2", a.memset_d8, why);
+}
+
+LoadResult load() {
+  LoadResult r;
+  // Never dlclose: function pointers and modules live until the process exits.
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *err = dlerror();
+    r.why = std::string("libcuda.so.1 not found (no CUDA driver): ") + (err ? err : "");
+    return r;
+  }
+  DriverApi &a = r.driver.api;
+  if (!load_symbols(lib, a, r.why))
+    return r;
+  CUresult res = a.init(0);
+  if (res == CUDA_ERROR_STUB_LIBRARY) {
+    r.why = "libcuda.so.1 is the toolkit's stub library, not a CUDA driver";
+    return r;
+  }
+  if (res == CUDA_ERROR_NO_DEVICE) {
+    r.why = "no CUDA device";
+    return r;
+  }
+  if (res != CUDA_SUCCESS) {
+    r.why = "cuInit failed: " + result_text(a, res);
+    return r;
+  }
+  int count = 0;
+  res = a.device_get_count(&count);
+  if (res != CUDA_SUCCESS || count == 0) {
+    r.why = res != CUDA_SUCCESS ? "cuDeviceGetCount failed: " + result_text(a, res)
+                                : std::string("no CUDA device");
+    return r;
+  }
+  // Follow a context the caller already made current (cudaSetDevice, PyTorch); else device 0.
+  CUcontext current = nullptr;
+  CUdevice dev = 0;
+  if (a.ctx_get_current(&current) == CUDA_SUCCESS && current &&
+      a.ctx_get_device(&dev) == CUDA_SUCCESS) {
+    r.driver.device = dev;
+  } else if ((res = a.device_get(&dev, 0)) != CUDA_SUCCESS) {
+    r.why = "cuDeviceGet failed: " + result_text(a, res);
+    return r;
+  }
+  r.driver.device = dev;
+  if ((res = a.primary_ctx_retain(&r.driver.context, dev)) != CUDA_SUCCESS) {
+    r.why = "cuDevicePrimaryCtxRetain failed: " + result_text(a, res);
+    return r;
+  }
+  struct {
+    int *out;
+    CUdevice_attribute attr;
+  } attrs[] = {{&r.driver.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+               {&r.driver.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+               {&r.driver.max_shared_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}};
+  for (const auto &q : attrs)
+    if ((res = a.device_get_attribute(q.out, q.attr, dev)) != CUDA_SUCCESS) {
+      r.why = "cuDeviceGetAttribute failed: " + result_text(a, res);
+      return r;
+    }
+  r.ok = true;
+  return r;
+}
+
+const LoadResult &loaded() {
+  // Thread-safe one-time initialization; never destroyed, so Kernel destructors that run
+  // during static destruction can still ask for the driver.
+  static const LoadResult *r = new LoadResult(load());
+  return *r;
+}
+
+} // namespace
+
+const Driver *try_driver(std::string *why) {
+  const LoadResult &r = loaded();
+  if (!r.ok && why)
+    *why = r.why;
+  return r.ok ? &r.driver : nullptr;
+}
+
+const Driver &driver() {
+  const LoadResult &r = loaded();
+  if (!r.ok)
+    throw Error("tilec: cannot use the GPU: " + r.why);
+  return r.driver;
+}
+
+void ensure_context(const Driver &d) {
+  thread_local bool ready = false;
+  if (ready)
+    return;
+  CUcontext current = nullptr;
+  check(d.api.ctx_get_current(&current), "cuCtxGetCurrent");
+  if (!current)
+    check(d.api.ctx_set_current(d.context), "cuCtxSetCurrent");
+  ready = true;
+}
+
+std::string describe(CUresult r) {
+  const LoadResult &l = loaded();
+  return result_text(l.driver.api, r);
+}
+
+void check(CUresult r, const std::string &what) {
+  if (r != CUDA_SUCCESS)
+    throw Error("tilec: " + what + ": " + describe(r));
+}
+
+std::string device_arch(const Driver &d) {
+  std::string arch = "sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor);
+  if (d.cc_major == 9 && d.cc_minor == 0)
+    arch += "a"; // wgmma, setmaxnreg
+  return arch;
+}
+
+} // namespace tilec::detail
+
+namespace tilec {
+bool gpu_available(std::string *why) { return detail::try_driver(why) != nullptr; }
+} // namespace tilec

@@ -1,0 +1,238 @@
+// Kernel: the in-memory table of compiled specializations and the launch path.
+//
+// Launch fast path (a specialization already in memory): one acquire load of an immutable
+// table snapshot, a linear key scan, a thread-local context check and cuLaunchKernel; no
+// lock, allocation, string or file system access. Misses take the per-kernel mutex,
+// compile (AOT registry, disk cache, NVRTC) and publish a new snapshot.
+#include "aot_registry.h"
+#include "driver_api.h"
+#include "name_expression.h"
+#include "spec_compiler.h"
+#include "stats.h"
+
+#include <tilec/runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace tilec {
+namespace {
+
+constexpr size_t kDefaultSharedLimit = 48 * 1024; // more needs an explicit opt-in
+
+struct Spec {
+  SpecKey key;
+  std::string expr; ///< name expression, for error messages
+  CUfunction fn = nullptr;
+  CUmodule module = nullptr; ///< null for AOT kernels (owned by the CUDA runtime)
+  std::atomic<bool> shared_opted_in{false};
+  size_t max_dynamic_shared = 0; ///< set with the opt-in
+  std::mutex optin_mutex;
+};
+
+/// Immutable once published; replaced, never modified.
+struct Table {
+  std::vector<Spec *> specs;
+};
+
+std::vector<std::string> split_flags(const std::string &s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  for (std::string f; in >> f;)
+    out.push_back(f);
+  return out;
+}
+
+// The state of one Kernel. Lives in this file's namespace (not as the private
+// Kernel::Impl) so the process-wide list of kernels can name it.
+struct KernelState {
+  std::string source_text, source_path, name, kinds;
+  std::vector<std::string> extra_flags;
+
+  std::atomic<const Table *> table{nullptr};
+  std::mutex mutex;                           // guards everything below and the compile path
+  std::vector<std::unique_ptr<Table>> tables; // every snapshot ever published
+  std::vector<std::unique_ptr<Spec>> specs;   // every spec ever created
+
+  Spec *find(const SpecKey &key) const {
+    const Table *t = table.load(std::memory_order_acquire);
+    if (t)
+      for (Spec *s : t->specs)
+        if (s->key == key)
+          return s;
+    return nullptr;
+  }
+
+  void publish(std::vector<Spec *> specs_now) {
+    auto t = std::make_unique<Table>();
+    t->specs = std::move(specs_now);
+    table.store(t.get(), std::memory_order_release);
+    tables.push_back(std::move(t)); // readers may still hold older snapshots
+  }
+
+  Spec *compile(const Kernel &self, const SpecKey &key);
+  void forget_all();
+  void opt_in_shared(Spec &s, size_t bytes);
+};
+
+// Every live Kernel, so clear_memory_cache() can reach them.
+struct KernelSet {
+  std::mutex mutex;
+  std::set<KernelState *> live;
+};
+KernelSet &kernels() {
+  static KernelSet *k = new KernelSet; // never destroyed: static Kernels unregister at exit
+  return *k;
+}
+
+} // namespace
+
+struct Kernel::Impl : KernelState {};
+
+Spec *KernelState::compile(const Kernel &self, const SpecKey &key) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (Spec *s = find(key)) // another thread compiled it meanwhile
+    return s;
+  std::string expr = self.name_expression(key);
+  const detail::Driver &d = detail::driver();
+  detail::ensure_context(d);
+
+  auto spec = std::make_unique<Spec>();
+  spec->key = key;
+  spec->expr = expr;
+  std::string aot_name;
+  if (detail::AotResolver resolve = detail::find_aot_kernel(expr, &aot_name)) {
+    spec->fn = static_cast<CUfunction>(resolve());
+    if (!spec->fn)
+      throw Error("tilec: the ahead-of-time kernel " + aot_name + " (for " + expr +
+                  ") could not be resolved");
+  } else {
+    detail::CompileJob job;
+    job.source = source_text;
+    job.source_path = source_path;
+    job.name_expression = expr;
+    job.arch = detail::device_arch(d);
+    job.extra_flags = extra_flags;
+    detail::CompiledKernel c = detail::compile_cached(job, cache_dir());
+    detail::check(d.api.module_load_data(&spec->module, c.cubin.data()),
+                  "loading the cubin of " + expr + " (" + job.arch + ")");
+    CUresult r = d.api.module_get_function(&spec->fn, spec->module, c.lowered_name.c_str());
+    if (r != CUDA_SUCCESS) {
+      d.api.module_unload(spec->module);
+      detail::check(r, "finding " + expr + " (" + c.lowered_name + ") in its cubin");
+    }
+  }
+  const Table *t = table.load(std::memory_order_relaxed);
+  std::vector<Spec *> now = t ? t->specs : std::vector<Spec *>{};
+  now.push_back(spec.get());
+  specs.push_back(std::move(spec));
+  publish(std::move(now));
+  return specs.back().get();
+}
+
+void KernelState::forget_all() {
+  std::lock_guard<std::mutex> lock(mutex);
+  const detail::Driver *d = detail::try_driver();
+  for (auto &s : specs)
+    if (s->module && d) {
+      d->api.module_unload(s->module); // errors ignored: the driver may be shutting down
+      s->module = nullptr;
+    }
+  // Spec objects stay allocated: a racing reader may still hold one from an old snapshot.
+  publish({});
+}
+
+void KernelState::opt_in_shared(Spec &s, size_t bytes) {
+  const detail::Driver &d = detail::driver();
+  std::lock_guard<std::mutex> lock(s.optin_mutex);
+  if (!s.shared_opted_in.load(std::memory_order_relaxed)) {
+    // Opt into everything the device allows, once per function.
+    int static_bytes = 0;
+    detail::check(
+        d.api.func_get_attribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, s.fn),
+        "querying the static shared memory of " + s.expr);
+    size_t limit = size_t(std::max(0, d.max_shared_optin - static_bytes));
+    detail::check(
+        d.api.func_set_attribute(s.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(limit)),
+        "opting " + s.expr + " into " + std::to_string(limit) + " bytes of dynamic shared memory");
+    s.max_dynamic_shared = limit;
+    s.shared_opted_in.store(true, std::memory_order_release);
+  }
+  if (bytes > s.max_dynamic_shared)
+    throw Error("tilec: " + s.expr + " requests " + std::to_string(bytes) +
+                " bytes of dynamic shared memory; the device allows at most " +
+                std::to_string(s.max_dynamic_shared) + " beside its static shared memory");
+}
+
+Kernel::Kernel(const Source &source, const char *name, const char *template_kinds)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->source_text = source.cuda ? source.cuda : "";
+  impl_->source_path = source.path ? source.path : "";
+  impl_->name = name ? name : "";
+  impl_->kinds = template_kinds ? template_kinds : "";
+  KernelSet &ks = kernels();
+  std::lock_guard<std::mutex> lock(ks.mutex);
+  ks.live.insert(impl_.get());
+}
+
+Kernel::~Kernel() {
+  {
+    KernelSet &ks = kernels();
+    std::lock_guard<std::mutex> lock(ks.mutex);
+    ks.live.erase(impl_.get());
+  }
+  impl_->forget_all();
+}
+
+void Kernel::set_compile_options(const CompileOptions &options) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->extra_flags = split_flags(options.extra_flags);
+}
+
+std::string Kernel::name_expression(const SpecKey &key) const {
+  return detail::build_name_expression(impl_->name.c_str(), impl_->kinds.c_str(), key);
+}
+
+void *Kernel::function(const SpecKey &key) {
+  Spec *s = impl_->find(key);
+  if (!s)
+    s = impl_->compile(*this, key);
+  return s->fn;
+}
+
+void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t shared_bytes,
+                    Stream stream, void **params) {
+  Impl &k = *impl_;
+  Spec *s = k.find(key);
+  if (s)
+    detail::bump(detail::counters().memory_hits);
+  else
+    s = k.compile(*this, key);
+  const detail::Driver &d = detail::driver();
+  detail::ensure_context(d);
+  if (shared_bytes > kDefaultSharedLimit &&
+      (!s->shared_opted_in.load(std::memory_order_acquire) || shared_bytes > s->max_dynamic_shared))
+    k.opt_in_shared(*s, shared_bytes);
+  CUresult r =
+      d.api.launch_kernel(s->fn, grid.x, grid.y, grid.z, unsigned(num_threads), 1, 1,
+                          unsigned(shared_bytes), static_cast<CUstream>(stream), params, nullptr);
+  if (r != CUDA_SUCCESS)
+    throw Error("tilec: launching " + s->expr + " (grid " + std::to_string(grid.x) + "x" +
+                std::to_string(grid.y) + "x" + std::to_string(grid.z) + ", " +
+                std::to_string(num_threads) + " threads, " + std::to_string(shared_bytes) +
+                " bytes of dynamic shared memory) failed: " + detail::describe(r));
+}
+
+void clear_memory_cache() {
+  KernelSet &ks = kernels();
+  std::lock_guard<std::mutex> lock(ks.mutex);
+  for (KernelState *k : ks.live)
+    k->forget_all();
+}
+
+} // namespace tilec

@@ -1,0 +1,25 @@
+#include "stats.h"
+
+#include <tilec/runtime.h>
+
+namespace tilec {
+namespace detail {
+
+Counters &counters() {
+  static Counters *c = new Counters; // never destroyed: usable from static destructors
+  return *c;
+}
+
+} // namespace detail
+
+RuntimeStats runtime_stats() {
+  detail::Counters &c = detail::counters();
+  RuntimeStats s;
+  s.nvrtc_compiles = c.nvrtc_compiles.load(std::memory_order_relaxed);
+  s.disk_hits = c.disk_hits.load(std::memory_order_relaxed);
+  s.disk_rejected = c.disk_rejected.load(std::memory_order_relaxed);
+  s.memory_hits = c.memory_hits.load(std::memory_order_relaxed);
+  return s;
+}
+
+} // namespace tilec

@@ -1,0 +1,21 @@
+// stats.h - process-wide counters behind tilec::runtime_stats().
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace tilec::detail {
+
+struct Counters {
+  std::atomic<uint64_t> nvrtc_compiles{0};
+  std::atomic<uint64_t> disk_hits{0};
+  std::atomic<uint64_t> disk_rejected{0};
+  std::atomic<uint64_t> memory_hits{0};
+};
+
+/// Relaxed increments only: the counters order nothing.
+Counters &counters();
+
+inline void bump(std::atomic<uint64_t> &c) { c.fetch_add(1, std::memory_order_relaxed); }
+
+} // namespace tilec::detail

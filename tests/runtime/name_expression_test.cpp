@@ -1,0 +1,105 @@
+// Specialization names (what NVRTC instantiates) and the DIV16 fact mask.
+#include "name_expression.h"
+
+#include <tilec/runtime.h>
+
+#include <gtest/gtest.h>
+
+using tilec::Kernel;
+using tilec::SpecKey;
+
+namespace {
+
+const tilec::Source kSource = {"none.cu", "// never compiled in these tests\n"};
+
+SpecKey key_of(std::initializer_list<int64_t> values) {
+  SpecKey k;
+  for (int64_t v : values)
+    k.push(v);
+  return k;
+}
+
+} // namespace
+
+TEST(NameExpression, IntegerArguments) {
+  Kernel k(kSource, "add_kernel", "i");
+  EXPECT_EQ(k.name_expression(key_of({1024, 4, 3, 7})), "add_kernel<1024, 4, 3, 7u>");
+  EXPECT_EQ(k.name_expression(key_of({-8, 8, 1, 0})), "add_kernel<-8, 8, 1, 0u>");
+}
+
+TEST(NameExpression, BoolAndTypeArguments) {
+  Kernel k(kSource, "matmul_kernel", "tibt");
+  SpecKey key =
+      key_of({tilec::type_id<tl::half>(), 128, 1, tilec::type_id<float>(), 8, 4, 0xffffffffu});
+  EXPECT_EQ(k.name_expression(key), "matmul_kernel<tl::half, 128, true, float, 8, 4, 4294967295u>");
+  key = key_of({tilec::type_id<tl::bfloat16>(), 64, 0, tilec::type_id<int32_t>(), 4, 2, 1});
+  EXPECT_EQ(k.name_expression(key), "matmul_kernel<tl::bfloat16, 64, false, int32_t, 4, 2, 1u>");
+}
+
+TEST(NameExpression, EveryTypeIdHasACudaName) {
+  for (int64_t id = 1; id <= 13; ++id)
+    EXPECT_NE(tilec::detail::type_name_for_id(id), nullptr) << id;
+  EXPECT_EQ(tilec::detail::type_name_for_id(0), nullptr);
+  EXPECT_STREQ(tilec::detail::type_name_for_id(tilec::type_id<uint8_t>()), "uint8_t");
+}
+
+TEST(NameExpression, NoUserTemplateParameters) {
+  Kernel k(kSource, "plain", "");
+  EXPECT_EQ(k.name_expression(key_of({4, 3, 1})), "plain<4, 3, 1u>");
+}
+
+TEST(NameExpression, WrongKeyLengthIsAnError) {
+  Kernel k(kSource, "add_kernel", "i");
+  EXPECT_THROW(k.name_expression(key_of({1024, 4, 3})), tilec::Error);
+  EXPECT_THROW(k.name_expression(key_of({1024, 4, 3, 7, 1})), tilec::Error);
+}
+
+TEST(NameExpression, BadKindOrTypeIdIsAnError) {
+  Kernel bad_kind(kSource, "k", "x");
+  EXPECT_THROW(bad_kind.name_expression(key_of({1, 4, 3, 0})), tilec::Error);
+  Kernel type_kind(kSource, "k", "t");
+  EXPECT_THROW(type_kind.name_expression(key_of({99, 4, 3, 0})), tilec::Error);
+}
+
+TEST(NameExpression, SpecKeyOverflowIsAnError) {
+  SpecKey k;
+  for (int i = 0; i < SpecKey::kMax; ++i)
+    k.push(i);
+  EXPECT_THROW(k.push(0), tilec::Error);
+}
+
+TEST(NameExpression, NormalizeSpacing) {
+  using tilec::detail::normalize_name_expression;
+  EXPECT_EQ(normalize_name_expression("add_kernel< 1024 ,4,  3, 7u >"), "add_kernel<1024,4,3,7u>");
+  EXPECT_EQ(normalize_name_expression("k<unsigned  int, 2>"), "k<unsigned int,2>");
+}
+
+TEST(NameExpression, SplitDiv16) {
+  std::string prefix;
+  uint32_t mask = 0;
+  ASSERT_TRUE(tilec::detail::split_div16("add_kernel<1024,4,3,7u>", prefix, mask));
+  EXPECT_EQ(prefix, "add_kernel<1024,4,3,");
+  EXPECT_EQ(mask, 7u);
+  ASSERT_TRUE(tilec::detail::split_div16("k<12>", prefix, mask));
+  EXPECT_EQ(prefix, "k<");
+  EXPECT_EQ(mask, 12u);
+  EXPECT_FALSE(tilec::detail::split_div16("k<float>", prefix, mask));
+  EXPECT_FALSE(tilec::detail::split_div16("k", prefix, mask));
+}
+
+TEST(Div16Mask, PointersIntegersAndOthers) {
+  alignas(16) static float buf[8];
+  const float *aligned = buf;
+  const float *misaligned = buf + 1;
+  int n16 = 4096, n_odd = 1000, n_zero = 0;
+  int64_t big = int64_t(1) << 40;
+  float f = 16.0f;
+  bool b = false;
+  EXPECT_EQ(tilec::div16_mask(aligned, misaligned, n16, n_odd), 0b0101u);
+  EXPECT_EQ(tilec::div16_mask(n_zero, big, f, b), 0b0011u);
+  EXPECT_EQ(tilec::div16_mask(misaligned), 0u);
+  EXPECT_EQ(tilec::div16_mask(), 0u);
+  EXPECT_EQ(tilec::div16_mask(-32), 1u);
+  const float *null = nullptr;
+  EXPECT_EQ(tilec::div16_mask(null), 1u);
+}
