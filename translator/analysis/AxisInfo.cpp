@@ -50,10 +50,24 @@ AxisInfo binaryInfo(const Op& op) {
 } // namespace
 
 void runAxisInfo(Kernel& k) {
-  for (auto& opPtr : k.ops) {
-    Op& op = *opPtr;
+  walk(k, [&](const Op& cop) {
+    Op& op = const_cast<Op&>(cop);
+    // Values defined by control flow are not analyzed (nothing known), except a loop's
+    // induction variable: divisible as its start and step are.
+    if (op.kind == OpKind::For) {
+      Value* iv = op.regions[0]->args[0];
+      iv->info.divisibility = symGcd(op.operands[0]->info.divisibility, op.operands[2]->info.divisibility);
+      iv->info.constancy = kAll;
+    }
+    for (auto& r : op.regions)
+      for (Value* a : r->args)
+        if (a->type.isScalar())
+          a->info.constancy = kAll;
+    for (Value* res : op.results)
+      if (res->type.isScalar())
+        res->info.constancy = kAll;
     if (!op.result)
-      continue;
+      return;
     Value* res = op.result;
     AxisInfo r; // default: nothing known
     switch (op.kind) {
@@ -115,7 +129,7 @@ void runAxisInfo(Kernel& k) {
       r.constancy = symMin(r.constancy, tileSize(res));
     }
     res->info = r;
-  }
+  });
 }
 
 } // namespace tilec

@@ -11,6 +11,8 @@
 #include "codegen/NameTable.h"
 #include "transforms/LayoutAssignment.h"
 
+#include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -58,8 +60,9 @@ private:
   const Kernel& k_;
   const EmitOptions& o_;
   NameTable names_;
-  std::ostringstream body_;
-  std::set<int> arrays_; // values materialized into variables, by id
+  std::ostringstream* out_ = nullptr; // the region being written
+  std::set<int> arrays_;              // values materialized into variables, by id
+  std::map<int, std::string> storage_; // carried values: the variable that holds them
 
   void decideMaterialization();
   bool materialized(const Value* v) const { return arrays_.count(v->id) > 0; }
@@ -70,13 +73,24 @@ private:
   void emitOp(const Op& op);
   void emitLoad(const Op& op);
   void emitStore(const Op& op);
+  void emitFor(const Op& op);
+  void emitIf(const Op& op);
+  void emitRegion(const Region& r);
+  std::string nested(const Region& r, const std::function<void()>& after);
+  void declareCarried(const Op& op, size_t firstInit);
+  void assignYields(const Op& op, const Region& r, size_t firstInit);
+  const std::string& nameOf(const Value* v) {
+    auto it = storage_.find(v->id);
+    return it != storage_.end() ? it->second : names_.of(v);
+  }
   std::string arrayArg(const Value* v, const std::string& i) {
-    return v->type.isTile() ? "&" + names_.of(v) + "[" + i + "]" : elem(v, i);
+    return v->type.isTile() ? "&" + nameOf(v) + "[" + i + "]" : elem(v, i);
   }
 };
 
 void KernelEmitter::decideMaterialization() {
-  for (auto& op : k_.ops) {
+  walk(k_, [&](const Op& cop) {
+    const Op* op = &cop;
     Value* r = op->result;
     if (r && op->kind != OpKind::Param && op->kind != OpKind::Constant) {
       bool named = !r->name.empty();
@@ -91,14 +105,25 @@ void KernelEmitter::decideMaterialization() {
         if (op->operands[j]->type.isTile() && op->operands[j]->def &&
             op->operands[j]->def->kind != OpKind::Param)
           arrays_.insert(op->operands[j]->id);
-  }
+    // Carried values live in variables; what a region yields is computed before it is
+    // copied into them, so that no copy reads a variable already overwritten.
+    for (auto& reg : op->regions) {
+      for (Value* a : reg->args)
+        arrays_.insert(a->id);
+      for (Value* y : reg->yields)
+        if (y->def && y->def->kind != OpKind::Param && y->def->kind != OpKind::Constant)
+          arrays_.insert(y->id);
+    }
+    for (Value* res : op->results)
+      arrays_.insert(res->id);
+  });
 }
 
 std::string KernelEmitter::elem(const Value* v, const std::string& i) {
-  if (v->def && v->def->kind == OpKind::Param)
-    return names_.of(v);
+  if ((v->def && v->def->kind == OpKind::Param) || (!v->def && !materialized(v)))
+    return nameOf(v);
   if (materialized(v))
-    return v->type.isTile() ? names_.of(v) + "[" + i + "]" : names_.of(v);
+    return v->type.isTile() ? nameOf(v) + "[" + i + "]" : nameOf(v);
   return compute(*v->def, i);
 }
 
@@ -150,9 +175,9 @@ std::string KernelEmitter::compute(const Op& op, const std::string& i) {
 
 void KernelEmitter::comment(const Op& op) {
   if (o_.lineDirectives && op.line)
-    body_ << "#line " << op.line << " \"" << o_.inputPath << "\"\n";
+    *out_ << "#line " << op.line << " \"" << o_.inputPath << "\"\n";
   if (!op.srcText.empty())
-    body_ << "  // " << o_.inputName << ":" << op.line << ": " << oneLine(op.srcText) << "\n";
+    *out_ << "  // " << o_.inputName << ":" << op.line << ": " << oneLine(op.srcText) << "\n";
 }
 
 void KernelEmitter::emitLoad(const Op& op) {
@@ -160,39 +185,39 @@ void KernelEmitter::emitLoad(const Op& op) {
   const Value* ptrs = op.operands[0];
   const Value* mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const Value* other = op.operands.size() > 2 ? op.operands[2] : nullptr;
-  const std::string& name = names_.of(r);
+  const std::string& name = nameOf(r);
   comment(op);
   if (r->type.isScalar()) {
     std::string p = elem(ptrs, "0");
-    body_ << "  const " << r->type.cudaElem() << " " << name << " = ";
+    *out_ << "  const " << r->type.cudaElem() << " " << name << " = ";
     if (mask)
-      body_ << elem(mask, "0") << " ? *" << p << " : "
+      *out_ << elem(mask, "0") << " ? *" << p << " : "
             << (other ? elem(other, "0") : zeroOf(r->type.elem));
     else
-      body_ << "*" << p;
-    body_ << ";\n";
+      *out_ << "*" << p;
+    *out_ << ";\n";
     return;
   }
   std::string L = layoutOf(r);
   std::string w = names_.fresh(name + "_width");
-  body_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
+  *out_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
         << ptrs->info.divisibility.str() << " bytes\n";
-  body_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
+  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
   std::string templateArgs = w;
   if (mask && mask->type.isTile()) {
     std::string u = names_.fresh(name + "_mask_uniform");
-    body_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
+    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
           << " == 0;\n";
     templateArgs += ", " + u;
   }
-  body_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
-  body_ << "#pragma unroll\n";
-  body_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
-  body_ << "    tilec::load_vec<" << templateArgs << ">(&" << name << "[i], " << elem(ptrs, "i");
+  *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
+  *out_ << "    tilec::load_vec<" << templateArgs << ">(&" << name << "[i], " << elem(ptrs, "i");
   if (mask)
-    body_ << ", " << arrayArg(mask, "i") << ", "
+    *out_ << ", " << arrayArg(mask, "i") << ", "
           << (other ? arrayArg(other, "i") : zeroOf(r->type.elem));
-  body_ << ");\n";
+  *out_ << ");\n";
 }
 
 void KernelEmitter::emitStore(const Op& op) {
@@ -202,32 +227,40 @@ void KernelEmitter::emitStore(const Op& op) {
   comment(op);
   if (ptrs->type.isScalar()) {
     // One thread stores a scalar for the whole program instance.
-    body_ << "  if (tid == 0" << (mask ? " && " + elem(mask, "0") : "") << ") *"
+    *out_ << "  if (tid == 0" << (mask ? " && " + elem(mask, "0") : "") << ") *"
           << elem(ptrs, "0") << " = " << elem(val, "0") << ";\n";
     return;
   }
   std::string L = layoutOf(ptrs);
   std::string w = names_.fresh("store_width");
-  body_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
+  *out_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
         << ptrs->info.divisibility.str() << " bytes\n";
-  body_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
+  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
   std::string templateArgs = w;
   if (mask && mask->type.isTile()) {
     std::string u = names_.fresh("store_mask_uniform");
-    body_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
+    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
           << " == 0;\n";
     templateArgs += ", " + u;
   }
-  body_ << "#pragma unroll\n";
-  body_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
-  body_ << "    tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
+  *out_ << "    tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "
         << arrayArg(val, "i");
   if (mask)
-    body_ << ", " << arrayArg(mask, "i");
-  body_ << ", " << L << "::owner(tid));\n";
+    *out_ << ", " << arrayArg(mask, "i");
+  *out_ << ", " << L << "::owner(tid));\n";
 }
 
 void KernelEmitter::emitOp(const Op& op) {
+  if (op.kind == OpKind::For)
+    return emitFor(op);
+  if (op.kind == OpKind::If)
+    return emitIf(op);
+  if (op.kind == OpKind::Return) {
+    *out_ << "  return;\n";
+    return;
+  }
   if (op.kind == OpKind::Load)
     return emitLoad(op);
   if (op.kind == OpKind::Store)
@@ -236,16 +269,144 @@ void KernelEmitter::emitOp(const Op& op) {
   if (!r || !materialized(r) || op.kind == OpKind::Param)
     return;
   comment(op);
-  const std::string& name = names_.of(r);
+  const std::string& name = nameOf(r);
   if (r->type.isScalar()) {
-    body_ << "  const " << r->type.cudaElem() << " " << name << " = " << compute(op, "0") << ";\n";
+    *out_ << "  const " << r->type.cudaElem() << " " << name << " = " << compute(op, "0") << ";\n";
     return;
   }
   std::string L = layoutOf(r);
-  body_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
-  body_ << "#pragma unroll\n";
-  body_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << compute(op, "i")
+  *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << compute(op, "i")
         << ";\n";
+}
+
+void KernelEmitter::emitRegion(const Region& r) {
+  for (auto& op : r.ops)
+    emitOp(*op);
+}
+
+/// Writes a nested region (and `after`, e.g. the yields) one level deeper.
+std::string KernelEmitter::nested(const Region& r, const std::function<void()>& after) {
+  std::ostringstream inner;
+  std::ostringstream* saved = out_;
+  out_ = &inner;
+  emitRegion(r);
+  after();
+  out_ = saved;
+  std::string text = inner.str(), indented;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    indented += (line.empty() || line[0] == '#' ? "" : "  ") + line + "\n";
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  return indented;
+}
+
+/// Declares the variables that hold `op`'s carried values, initialized from its operands.
+void KernelEmitter::declareCarried(const Op& op, size_t firstInit) {
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    const Value* init = op.operands[firstInit + i];
+    std::string name = names_.fresh(op.carriedNames[i]);
+    storage_[op.results[i]->id] = name;
+    for (auto& r : op.regions)
+      if (r->args.size() > i + (op.kind == OpKind::For ? 1 : 0))
+        storage_[r->args[i + (op.kind == OpKind::For ? 1 : 0)]->id] = name;
+    const Type& t = init->type;
+    if (t.isScalar()) {
+      *out_ << "  " << t.cudaElem() << " " << name << " = " << elem(init, "0") << ";\n";
+    } else {
+      std::string L = layoutName(init->layout);
+      *out_ << "  " << t.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
+      *out_ << "#pragma unroll\n";
+      *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = "
+            << elem(init, "i") << ";\n";
+    }
+  }
+}
+
+/// Copies what region `r` yields into the carried variables.
+void KernelEmitter::assignYields(const Op& op, const Region& r, size_t firstInit) {
+  // A yield that is another carried variable (a swap) is read before anything is written.
+  std::vector<std::string> sources(r.yields.size());
+  bool staged = false;
+  for (size_t i = 0; i < r.yields.size(); ++i) {
+    const Value* y = r.yields[i];
+    if (nameOf(y) == nameOf(op.results[i]) || y == op.operands[firstInit + i])
+      continue; // unchanged
+    bool otherCarried = false;
+    for (size_t j = 0; j < op.results.size(); ++j)
+      otherCarried |= j != i && nameOf(y) == nameOf(op.results[j]);
+    if (otherCarried && !staged) {
+      staged = true;
+    }
+    sources[i] = "y";
+  }
+  std::vector<std::string> from(r.yields.size());
+  for (size_t i = 0; i < r.yields.size(); ++i) {
+    if (sources[i].empty())
+      continue;
+    const Value* y = r.yields[i];
+    from[i] = nameOf(y);
+    if (staged) {
+      std::string tmp = names_.fresh(op.carriedNames[i] + "_next");
+      if (y->type.isScalar()) {
+        *out_ << "  const " << y->type.cudaElem() << " " << tmp << " = " << elem(y, "0") << ";\n";
+      } else {
+        std::string L = layoutName(y->layout);
+        *out_ << "  " << y->type.cudaElem() << " " << tmp << "[" << L << "::ELEMS];\n";
+        *out_ << "#pragma unroll\n";
+        *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << tmp << "[i] = "
+              << elem(y, "i") << ";\n";
+      }
+      from[i] = tmp;
+    }
+  }
+  for (size_t i = 0; i < r.yields.size(); ++i) {
+    if (sources[i].empty())
+      continue;
+    const Value* y = r.yields[i];
+    const std::string& to = nameOf(op.results[i]);
+    if (y->type.isScalar()) {
+      *out_ << "  " << to << " = " << (staged ? from[i] : elem(y, "0")) << ";\n";
+    } else {
+      std::string L = layoutName(y->layout);
+      *out_ << "#pragma unroll\n";
+      *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << to << "[i] = "
+            << (staged ? from[i] + "[i]" : elem(y, "i")) << ";\n";
+    }
+  }
+}
+
+void KernelEmitter::emitFor(const Op& op) {
+  comment(op);
+  declareCarried(op, 3);
+  const Region& body = *op.regions[0];
+  std::string iv = names_.fresh(body.args[0]->name.empty() ? "k" : body.args[0]->name);
+  storage_[body.args[0]->id] = iv;
+  std::string lo = elem(op.operands[0], "0"), hi = elem(op.operands[1], "0"),
+              step = elem(op.operands[2], "0");
+  if (op.unrolled)
+    *out_ << "#pragma unroll\n";
+  *out_ << "  for (" << body.args[0]->type.cudaElem() << " " << iv << " = " << lo << "; " << iv
+        << " " << op.opcode << " " << hi << "; " << iv << " += " << step << ") {\n";
+  *out_ << nested(body, [&] { assignYields(op, body, 3); });
+  *out_ << "  }\n";
+}
+
+void KernelEmitter::emitIf(const Op& op) {
+  comment(op);
+  size_t firstInit = op.constexprCond.empty() ? 1 : 0;
+  declareCarried(op, firstInit);
+  std::string cond = op.constexprCond.empty() ? elem(op.operands[0], "0") : op.constexprCond;
+  *out_ << "  if " << (op.constexprCond.empty() ? "" : "constexpr ") << "(" << cond << ") {\n";
+  *out_ << nested(*op.regions[0], [&] { assignYields(op, *op.regions[0], firstInit); });
+  std::string elseText = nested(*op.regions[1], [&] { assignYields(op, *op.regions[1], firstInit); });
+  if (elseText.find_first_not_of(" \n") != std::string::npos)
+    *out_ << "  } else {\n" << elseText;
+  *out_ << "  }\n";
 }
 
 std::string KernelEmitter::run() {
@@ -258,14 +419,15 @@ std::string KernelEmitter::run() {
   for (auto& p : k_.params)
     names_.reserve(div16FactName(p));
   // Parameters keep their source names.
-  for (auto& op : k_.ops)
+  for (auto& op : k_.body.ops)
     if (op->kind == OpKind::Param)
-      names_.of(op->result);
+      nameOf(op->result);
 
   decideMaterialization();
-  for (auto& op : k_.ops)
-    emitOp(*op);
-  std::string body = body_.str();
+  std::ostringstream bodyStream;
+  out_ = &bodyStream;
+  emitRegion(k_.body);
+  std::string body = bodyStream.str();
 
   std::ostringstream os;
   os << "// " << k_.name << ", from " << o_.inputName << ".\n"

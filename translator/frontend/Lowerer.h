@@ -43,8 +43,12 @@ public:
   std::optional<SymExpr> templateArgSym(const clang::TemplateArgumentLoc& a);
   std::optional<ElemType> templateArgType(const clang::TemplateArgumentLoc& a);
 
-  // --- statements (StmtLowering.cpp) ---
+  // --- statements (StmtLowering.cpp, ControlFlow.cpp) ---
   void lowerStmt(const clang::Stmt* s);
+  void lowerIf(const clang::IfStmt* s);
+  void lowerFor(const clang::Stmt* s);
+  /// Rebinds a local variable (assignment, ++, --); false after an error.
+  bool assign(const clang::ValueDecl* var, Value* v, const clang::Stmt* at);
 
   // --- expressions (ExprLowering.cpp) ---
   Value* lowerExpr(const clang::Expr* e);

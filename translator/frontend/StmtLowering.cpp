@@ -59,9 +59,12 @@ void Lowerer::lowerStmt(const Stmt* s) {
           returnSlot_->push_back(v);
       return;
     }
-    if (rs->getRetValue())
+    if (rs->getRetValue()) {
       error(s, "kernels return void");
-    return; // a final `return;` in the kernel
+      return;
+    }
+    emit(OpKind::Return, {}, Type{}, nullptr, /*hasResult=*/false);
+    return;
   }
   if (auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) {
     auto* lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
@@ -79,16 +82,23 @@ void Lowerer::lowerStmt(const Stmt* s) {
       if (rhs && old && !old->type.pointer)
         rhs = castTo(rhs, old->type.elem, bo); // `x += y` keeps x's type
     }
-    if (!rhs)
-      return;
-    Value* old = vars_[lhs->getDecl()];
-    if (old->type.isTile() != rhs->type.isTile() || !sameShape(old->type.shape, rhs->type.shape)) {
-      error(s, "assignment changes the shape of '" + lhs->getDecl()->getNameAsString() + "' from " +
-                   old->type.shapeStr() + " to " + rhs->type.shapeStr());
+    if (rhs)
+      assign(lhs->getDecl(), rhs, s);
+    return;
+  }
+  if (auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->isIncrementDecrementOp()) {
+    auto* ref = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParenImpCasts());
+    if (!ref || !vars_.count(ref->getDecl())) {
+      error(s, "only local variables can be incremented");
       return;
     }
-    nameValue(rhs, lhs->getDecl()->getNameAsString());
-    vars_[lhs->getDecl()] = rhs;
+    Value* old = vars_[ref->getDecl()];
+    Value* one = constant(1, ElemType::known(ScalarKind::I32), uo);
+    Value* v = binary(uo->isIncrementOp() ? "+" : "-", old, one, uo);
+    if (v && !old->type.pointer)
+      v = castTo(v, old->type.elem, uo);
+    if (v)
+      assign(ref->getDecl(), v, s);
     return;
   }
   if (auto* oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->isAssignmentOp()) {
@@ -96,9 +106,16 @@ void Lowerer::lowerStmt(const Stmt* s) {
              "variable declared with auto");
     return;
   }
-  if (isa<IfStmt>(s) || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) ||
-      isa<CXXForRangeStmt>(s)) {
-    error(s, "control flow in kernels is not supported by the translator yet");
+  if (auto* is = dyn_cast<IfStmt>(s))
+    return lowerIf(is);
+  if (isa<ForStmt>(s) || isa<CXXForRangeStmt>(s))
+    return lowerFor(s);
+  if (isa<WhileStmt>(s) || isa<DoStmt>(s)) {
+    error(s, "while loops are not supported by the translator yet; use a for loop");
+    return;
+  }
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+    error(s, "break and continue are not supported in kernels");
     return;
   }
   if (auto* e = dyn_cast<Expr>(s)) {
@@ -106,6 +123,27 @@ void Lowerer::lowerStmt(const Stmt* s) {
     return;
   }
   error(s, std::string("statement '") + s->getStmtClassName() + "' is not supported in kernels");
+}
+
+bool Lowerer::assign(const ValueDecl* var, Value* v, const Stmt* at) {
+  Value* old = vars_[var];
+  if (old->type.isTile() != v->type.isTile() || !sameShape(old->type.shape, v->type.shape)) {
+    error(at, "assignment changes the shape of '" + var->getNameAsString() + "' from " +
+                  old->type.shapeStr() + " to " + v->type.shapeStr());
+    return false;
+  }
+  if (old->type.pointer != v->type.pointer) {
+    error(at, "assignment changes '" + var->getNameAsString() + "' between pointer and value");
+    return false;
+  }
+  if (!old->type.pointer && !(old->type.elem == v->type.elem)) {
+    v = castTo(v, old->type.elem, dyn_cast<Expr>(at));
+    if (!v)
+      return false;
+  }
+  nameValue(v, var->getNameAsString());
+  vars_[var] = v;
+  return true;
 }
 
 } // namespace tilec

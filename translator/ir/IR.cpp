@@ -21,6 +21,9 @@ const char* opKindName(OpKind k) {
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
   case OpKind::Hint: return "hint";
+  case OpKind::For: return "for";
+  case OpKind::If: return "if";
+  case OpKind::Return: return "return";
   }
   return "?";
 }
@@ -35,8 +38,9 @@ Value* Kernel::newValue(Type t, std::string name) {
 }
 
 Op* Kernel::append(OpKind kind, std::vector<Value*> operands, Type resultType, bool hasResult) {
-  ops.push_back(std::make_unique<Op>());
-  Op* op = ops.back().get();
+  Region& r = current();
+  r.ops.push_back(std::make_unique<Op>());
+  Op* op = r.ops.back().get();
   op->kind = kind;
   op->operands = std::move(operands);
   for (Value* v : op->operands)

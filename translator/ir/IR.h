@@ -35,6 +35,10 @@ enum class OpKind {
   Load,        // operands: ptrs [, mask [, other]]
   Store,       // operands: ptrs, value [, mask]
   Hint,        // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
+  For,         // operands: lower, upper, step, carried inits; region 0 args: induction var,
+               // carried values; `opcode` the comparison ("<", ">", ...)
+  If,          // operands: condition, carried inits; regions: then, else
+  Return,      // leave the kernel
 };
 
 const char* opKindName(OpKind k);
@@ -49,22 +53,37 @@ struct AxisInfo {
 };
 
 struct Op;
+struct Region;
 
 struct Value {
   int id = 0;
   Type type;
   std::string name; // the C++ variable it was bound to, or empty
-  Op* def = nullptr;
+  Op* def = nullptr;    // null for region arguments
+  Op* argOf = nullptr;  // the For/If whose region defines this argument
   int uses = 0;
   AxisInfo info;
   int layout = -1; // index into Kernel::layouts for tiles
+};
+
+/// A nested body of a For or If: its arguments (a For's induction variable and carried
+/// values) and the values of the carried variables at its end.
+struct Region {
+  std::vector<std::unique_ptr<Op>> ops;
+  std::vector<Value*> args;
+  std::vector<Value*> yields;
 };
 
 struct Op {
   OpKind kind;
   std::string opcode; // for Binary/Unary/Ternary/Hint
   std::vector<Value*> operands;
-  Value* result = nullptr; // null for Store
+  Value* result = nullptr; // null for Store, For, If, Return
+  std::vector<Value*> results; // For / If: the carried variables after the op
+  std::vector<std::unique_ptr<Region>> regions;
+  std::vector<std::string> carriedNames; // For / If: the C++ variables carried
+  bool unrolled = false;  // For over tl::static_range
+  std::string constexprCond; // If: `if constexpr` on this compile-time condition
   std::vector<SymExpr> attrs;
   int axis = 0;
   clang::SourceLocation loc;
@@ -101,12 +120,24 @@ struct Kernel {
   std::vector<TemplateParam> templateParams;
   std::vector<KernelParam> params;
   std::vector<std::unique_ptr<Value>> values;
-  std::vector<std::unique_ptr<Op>> ops; // in program order
+  Region body;                    // the kernel's ops, in program order
+  std::vector<Region*> insertion; // where append() adds ops (innermost last)
   std::vector<Layout> layouts;
 
   Value* newValue(Type t, std::string name = "");
   Op* append(OpKind kind, std::vector<Value*> operands, Type resultType, bool hasResult = true);
+  Region& current() { return insertion.empty() ? body : *insertion.back(); }
 };
+
+/// Visits every op in program order, nested regions right after their op.
+template <class Fn> void walkRegion(const Region& r, Fn&& fn) {
+  for (auto& op : r.ops) {
+    fn(*op);
+    for (auto& sub : op->regions)
+      walkRegion(*sub, fn);
+  }
+}
+template <class Fn> void walk(const Kernel& k, Fn&& fn) { walkRegion(k.body, fn); }
 
 /// Prints the IR in a stable textual form (for --dump-after and tests).
 std::string printKernel(const Kernel& k);

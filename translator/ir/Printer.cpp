@@ -14,6 +14,63 @@ static bool hasIntInfo(const Value* v) {
   return v->type.pointer || v->type.elem.isInteger() || v->type.elem.is(ScalarKind::Bool);
 }
 
+static void printOp(std::ostringstream& os, const Op& op, const std::string& indent);
+
+static void printRegion(std::ostringstream& os, const Region& r, const std::string& indent) {
+  if (!r.args.empty()) {
+    os << indent << "^(";
+    for (size_t i = 0; i < r.args.size(); ++i)
+      os << (i ? ", " : "") << ref(r.args[i]) << " : " << r.args[i]->type.str();
+    os << ")\n";
+  }
+  for (auto& op : r.ops)
+    printOp(os, *op, indent);
+  if (!r.yields.empty()) {
+    os << indent << "yield";
+    for (size_t i = 0; i < r.yields.size(); ++i)
+      os << (i ? ", " : " ") << ref(r.yields[i]);
+    os << "\n";
+  }
+}
+
+static void printOp(std::ostringstream& os, const Op& op, const std::string& indent) {
+  os << indent;
+  if (op.result)
+    os << ref(op.result) << " = ";
+  for (size_t i = 0; i < op.results.size(); ++i)
+    os << (i ? ", " : "") << ref(op.results[i]) << (i + 1 == op.results.size() ? " = " : "");
+  os << opKindName(op.kind);
+  if (!op.opcode.empty())
+    os << " \"" << op.opcode << "\"";
+  if (!op.constexprCond.empty())
+    os << " constexpr(" << op.constexprCond << ")";
+  if (op.unrolled)
+    os << " unrolled";
+  if (op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms)
+    os << " axis=" << op.axis;
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    os << (i ? ", " : " ") << ref(op.operands[i]);
+  for (auto& a : op.attrs)
+    os << " [" << a.str() << "]";
+  if (op.result)
+    os << " : " << op.result->type.str();
+  if (op.result && op.result->layout >= 0)
+    os << " #" << op.result->layout;
+  if (op.result && hasIntInfo(op.result) && op.result->type.isTile())
+    os << "  {contig=" << op.result->info.contiguity.str()
+       << " div=" << op.result->info.divisibility.str()
+       << " const=" << op.result->info.constancy.str() << "}";
+  if (op.kind == OpKind::Load || op.kind == OpKind::Store)
+    os << "  {width=" << op.accessWidth.str() << "}";
+  os << "\n";
+  for (size_t i = 0; i < op.regions.size(); ++i) {
+    os << indent << (i == 0 ? "{" : "} else {") << "\n";
+    printRegion(os, *op.regions[i], indent + "  ");
+  }
+  if (!op.regions.empty())
+    os << indent << "}\n";
+}
+
 std::string printKernel(const Kernel& k) {
   std::ostringstream os;
   os << "kernel @" << k.name << "<";
@@ -23,50 +80,32 @@ std::string printKernel(const Kernel& k) {
   for (size_t i = 0; i < k.layouts.size(); ++i)
     os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, k.layouts[i].shape}.shapeStr()
        << " max_vec=" << k.layouts[i].maxVec.str() << "\n";
-  for (auto& opPtr : k.ops) {
-    const Op& op = *opPtr;
-    os << "  ";
-    if (op.result)
-      os << ref(op.result) << " = ";
-    os << opKindName(op.kind);
-    if (!op.opcode.empty())
-      os << " \"" << op.opcode << "\"";
-    if (op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms)
-      os << " axis=" << op.axis;
-    for (size_t i = 0; i < op.operands.size(); ++i)
-      os << (i ? ", " : " ") << ref(op.operands[i]);
-    for (auto& a : op.attrs)
-      os << " [" << a.str() << "]";
-    if (op.result)
-      os << " : " << op.result->type.str();
-    if (op.result && op.result->layout >= 0)
-      os << " #" << op.result->layout;
-    if (op.result && hasIntInfo(op.result) && op.result->type.isTile())
-      os << "  {contig=" << op.result->info.contiguity.str()
-         << " div=" << op.result->info.divisibility.str()
-         << " const=" << op.result->info.constancy.str() << "}";
-    if (op.kind == OpKind::Load || op.kind == OpKind::Store)
-      os << "  {width=" << op.accessWidth.str() << " mask_uniform=" << op.maskUniform.str() << "}";
-    os << "\n";
-  }
+  printRegion(os, k.body, "  ");
   return os.str();
 }
 
 std::string verifyKernel(const Kernel& k) {
-  for (auto& opPtr : k.ops) {
-    const Op& op = *opPtr;
+  std::string err;
+  walk(k, [&](const Op& op) {
+    if (!err.empty())
+      return;
     for (Value* v : op.operands)
       if (!v)
-        return std::string("null operand in ") + opKindName(op.kind);
-    if (op.kind == OpKind::Store && op.result)
-      return "store must not produce a value";
-    if (op.kind != OpKind::Store && !op.result)
-      return std::string(opKindName(op.kind)) + " has no result";
-    if ((op.kind == OpKind::Load || op.kind == OpKind::Store) &&
-        !op.operands[0]->type.pointer)
-      return std::string(opKindName(op.kind)) + " of a non-pointer";
-  }
-  return "";
+        err = std::string("null operand in ") + opKindName(op.kind);
+    bool noResult = op.kind == OpKind::Store || op.kind == OpKind::For ||
+                    op.kind == OpKind::If || op.kind == OpKind::Return;
+    if (noResult && op.result)
+      err = std::string(opKindName(op.kind)) + " must not produce a single value";
+    if (!noResult && !op.result)
+      err = std::string(opKindName(op.kind)) + " has no result";
+    if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !op.operands[0]->type.pointer)
+      err = std::string(opKindName(op.kind)) + " of a non-pointer";
+    for (auto& r : op.regions)
+      if (r->yields.size() != op.results.size())
+        err = std::string(opKindName(op.kind)) + " yields " + std::to_string(r->yields.size()) +
+              " values for " + std::to_string(op.results.size()) + " results";
+  });
+  return err;
 }
 
 } // namespace tilec

@@ -111,6 +111,9 @@ ElemType promoteTiles(const ElemType& a, const ElemType& b) {
   if (a.kind == b.kind)
     return a;
   if (a.isFloat() || b.isFloat()) {
+    // bfloat16 with an integer computes in float (Triton).
+    if ((a.is(ScalarKind::BF16) && !b.isFloat()) || (b.is(ScalarKind::BF16) && !a.isFloat()))
+      return ElemType::known(ScalarKind::F32);
     if (!b.isFloat())
       return a;
     if (!a.isFloat())
@@ -145,8 +148,12 @@ ElemType promoteScalars(const ElemType& a, const ElemType& b) {
 }
 
 ElemType promoteTileScalar(const ElemType& tile, const ElemType& scalar) {
-  if (tile.isKnown() && scalar.isKnown() && !tile.isFloat() && scalar.isFloat())
-    return ElemType::known(ScalarKind::F32); // int tile * 0.5f -> float, as in Triton
+  if (tile.isKnown() && scalar.isKnown()) {
+    if (!tile.isFloat() && scalar.isFloat())
+      return scalar; // int tile * 0.5f -> float tile, as in Triton
+    if (tile.is(ScalarKind::Bool) && scalar.isInteger())
+      return ElemType::known(ScalarKind::I32); // bool tile + 1 -> int32
+  }
   return tile;
 }
 

@@ -33,25 +33,27 @@ void runLayoutAssignment(Kernel& k) {
 
   // The widest run a thread should hold: what the widest access of the shape can use.
   std::vector<bool> seen(k.layouts.size(), false);
-  for (auto& op : k.ops) {
+  walk(k, [&](const Op& cop) {
+    const Op* op = &cop;
     if (op->kind != OpKind::Load && op->kind != OpKind::Store)
-      continue;
+      return;
     Value* ptrs = op->operands[0];
     if (ptrs->type.isScalar())
-      continue;
+      return;
     Layout& l = k.layouts[size_t(ptrs->layout)];
     SymExpr want = widestRun(ptrs);
     l.maxVec = seen[size_t(ptrs->layout)] ? symMax(l.maxVec, want) : want;
     seen[size_t(ptrs->layout)] = true;
-  }
+  });
 
   // Access widths, in elements.
-  for (auto& op : k.ops) {
+  walk(k, [&](const Op& cop) {
+    Op* op = const_cast<Op*>(&cop);
     if (op->kind != OpKind::Load && op->kind != OpKind::Store)
-      continue;
+      return;
     Value* ptrs = op->operands[0];
     if (ptrs->type.isScalar())
-      continue;
+      return;
     SymExpr bytes = elemBytes(ptrs->type.elem);
     SymExpr vec = SymExpr::expr(layoutName(ptrs->layout) + "::VEC", true);
     // VEC is at most the layout's widest run; bound it by this access's own when narrower.
@@ -59,7 +61,7 @@ void runLayoutAssignment(Kernel& k) {
     SymExpr w = l.maxVec.sameAs(widestRun(ptrs)) ? vec : symMin(vec, widestRun(ptrs));
     w = symMin(w, ptrs->info.divisibility / bytes);
     op->accessWidth = w;
-  }
+  });
 }
 
 } // namespace tilec
