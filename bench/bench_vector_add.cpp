@@ -11,6 +11,7 @@
 
 #include <tilec/runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -99,6 +100,30 @@ void bench_launch_overhead(cudaStream_t s) {
       launch_add<float, 1024>(b.x, b.y, b.out, kTinyN, 4, s);
   });
   double empty_us = per_launch_us([&](int count) { launch_empty_kernels(count, s); });
+  // Host cost alone: short bursts that never fill the launch queue, timed up to the last
+  // enqueue (the GPU is idle at the start of each burst), median over bursts.
+  auto enqueue_us = [&](auto launch) {
+    constexpr int kBurst = 64, kBursts = 300;
+    std::vector<double> per;
+    for (int b = 0; b < kBursts; ++b) {
+      CHECK_CUDA(cudaStreamSynchronize(s));
+      double t0 = bench::now_s();
+      launch(kBurst);
+      per.push_back((bench::now_s() - t0) * 1e6 / kBurst);
+    }
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    std::sort(per.begin(), per.end());
+    return per[per.size() / 2];
+  };
+  double tilec_host = enqueue_us([&](int count) {
+    for (int i = 0; i < count; ++i)
+      launch_add<float, 1024>(b.x, b.y, b.out, kTinyN, 4, s);
+  });
+  double empty_host = enqueue_us([&](int count) { launch_empty_kernels(count, s); });
+  bench::emit({"launch enqueue, host (tiny add)", "tilec", tilec_host / 1e3, "us/launch",
+               tilec_host, "median of 300 bursts of 64 launches, no queue back-pressure"});
+  bench::emit({"launch enqueue, host (empty kernel)", "cuda", empty_host / 1e3, "us/launch",
+               empty_host, "cudaLaunchKernel of an empty nvcc kernel, same bursts"});
   std::string note =
       std::to_string(kLaunches) + " back-to-back launches, n=" + std::to_string(kTinyN);
   bench::emit({"launch overhead (tiny add)", "tilec", tilec_us / 1e3, "us/launch", tilec_us, note});

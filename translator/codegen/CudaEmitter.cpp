@@ -132,6 +132,10 @@ std::string KernelEmitter::compute(const Op& op, const std::string& i) {
   const Value* r = op.result;
   switch (op.kind) {
   case OpKind::Constant:
+    // Integer constants of types other than int spell their type, so that device calls
+    // (tilec::maximum(a[i], int64_t(5)), load_vec's `other`) deduce one type for both.
+    if (op.attrs[0].isConst() && r->type.elem.isInteger() && !r->type.elem.is(ScalarKind::I32))
+      return r->type.elem.cuda() + "(" + op.attrs[0].str() + ")";
     return op.attrs[0].str();
   case OpKind::Arange: {
     std::string c = layoutOf(r) + "::coord(tid, " + i + ")";

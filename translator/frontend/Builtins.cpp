@@ -19,6 +19,10 @@ const std::set<std::string> kBinaryFns = {"maximum", "minimum", "cdiv", "umulhi"
 Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   const std::string& n = c.name;
   unsigned nargs = call->getNumArgs();
+  // Calls in non-template kernels are resolved and spell out the header's default arguments
+  // (store's `mask = true`); the translator applies its own defaults.
+  while (nargs > 0 && isa<CXXDefaultArgExpr>(call->getArg(nargs - 1)))
+    --nargs;
   auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
   auto want = [&](unsigned lo, unsigned hi) {
     if (nargs < lo || nargs > hi) {

@@ -264,7 +264,10 @@ Value* Lowerer::lowerExpr(const Expr* e) {
   // Literals and compile-time values.
   if (auto* il = dyn_cast<IntegerLiteral>(e)) {
     auto t = mapElemType(il->getType(), il->getBeginLoc());
-    return t ? constant(SymExpr(il->getValue().getSExtValue()), *t, e) : nullptr;
+    // Unsigned literals keep their value: 2654435769u is not -1640531527.
+    int64_t v = il->getType()->isUnsignedIntegerType() ? int64_t(il->getValue().getZExtValue())
+                                                       : il->getValue().getSExtValue();
+    return t ? constant(SymExpr(v), *t, e) : nullptr;
   }
   if (auto* bl = dyn_cast<CXXBoolLiteralExpr>(e))
     return constant(SymExpr::expr(bl->getValue() ? "true" : "false", true),
