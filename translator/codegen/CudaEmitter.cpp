@@ -422,10 +422,12 @@ std::string KernelEmitter::run() {
     names_.reserve(layoutName(int(i)));
   for (auto& p : k_.params)
     names_.reserve(div16FactName(p));
-  // Parameters keep their source names.
+  // Parameters keep their source names, unless the generated code reserves one (`i`, `tid`):
+  // the signature then uses the fresh name too.
+  std::vector<std::string> paramNames(k_.params.size());
   for (auto& op : k_.body.ops)
     if (op->kind == OpKind::Param)
-      nameOf(op->result);
+      paramNames[size_t(op->attrs[0].value())] = nameOf(op->result);
 
   decideMaterialization();
   std::ostringstream bodyStream;
@@ -443,7 +445,7 @@ std::string KernelEmitter::run() {
   os << "int NUM_WARPS, int NUM_STAGES, unsigned DIV16>\n";
   os << "__global__ void __launch_bounds__(NUM_WARPS * 32)\n" << k_.name << "(";
   for (size_t i = 0; i < k_.params.size(); ++i)
-    os << (i ? ", " : "") << k_.params[i].type.cudaElem() << " " << k_.params[i].name;
+    os << (i ? ", " : "") << k_.params[i].type.cudaElem() << " " << paramNames[i];
   os << ") {\n";
   os << "  constexpr int THREADS = NUM_WARPS * 32;\n";
   // Only the facts this kernel's analysis used.
