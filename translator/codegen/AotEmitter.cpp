@@ -34,7 +34,7 @@ std::string parseAotSpec(const std::string& text, AotSpec& out) {
   }
   if (!trim(cur).empty())
     out.templateArgs.push_back(trim(cur));
-  std::string rest = text.substr(gt + 1);
+  std::string rest = trim(text.substr(gt + 1));
   if (!rest.empty()) {
     int w = 0, s = 0;
     if (std::sscanf(rest.c_str(), ":%d:%d", &w, &s) == 2) {

@@ -194,8 +194,17 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
                : a->type.isTile()                   ? promoteTileScalar(a->type.elem, b->type.elem)
                : b->type.isTile()                   ? promoteTileScalar(b->type.elem, a->type.elem)
                                                     : promoteScalars(a->type.elem, b->type.elem);
-    return emit(OpKind::Select, {cnd, castTo(a, t.elem, call), castTo(b, t.elem, call)}, t, call)
-        ->result;
+    if (a->type.pointer != b->type.pointer ||
+        (a->type.pointer && !(a->type.elem == b->type.elem))) {
+      error(call, "tl::where needs two values, or two pointers to the same type");
+      return nullptr;
+    }
+    // Pointers are selected as they are; values convert to the promoted type.
+    Value* ca = a->type.pointer ? a : castTo(a, t.elem, call);
+    Value* cb = b->type.pointer ? b : castTo(b, t.elem, call);
+    if (!ca || !cb)
+      return nullptr;
+    return emit(OpKind::Select, {cnd, ca, cb}, t, call)->result;
   }
   if (kBinaryFns.count(n)) {
     if (!want(2, 2))
@@ -231,7 +240,11 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     if (!a || !b || !d || !broadcastPair(a, b, call) || !broadcastPair(a, d, call))
       return nullptr;
     Type t = a->type.isTile() ? a->type : (b->type.isTile() ? b->type : d->type);
-    Op* op = emit(OpKind::Ternary, {a, castTo(b, t.elem, call), castTo(d, t.elem, call)}, t, call);
+    Value* cb = castTo(b, t.elem, call);
+    Value* cd = castTo(d, t.elem, call);
+    if (!cb || !cd)
+      return nullptr;
+    Op* op = emit(OpKind::Ternary, {a, cb, cd}, t, call);
     op->opcode = n;
     return op->result;
   }
@@ -299,14 +312,17 @@ Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
     error(call, "TILEC_FUNC '" + fd->getNameAsString() + "' has no body");
     return nullptr;
   }
-  if (call->getNumArgs() != fd->getNumParams()) {
+  // Dependent calls leave out defaulted arguments (resolved calls spell them out).
+  unsigned given = call->getNumArgs();
+  if (given > fd->getNumParams() ||
+      (given < fd->getNumParams() && !fd->getParamDecl(given)->hasDefaultArg())) {
     error(call, "TILEC_FUNC '" + fd->getNameAsString() + "' takes " +
                     std::to_string(fd->getNumParams()) + " arguments");
     return nullptr;
   }
   std::vector<Value*> args;
-  for (unsigned i = 0; i < call->getNumArgs(); ++i) {
-    Value* v = lowerExpr(call->getArg(i));
+  for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+    Value* v = lowerExpr(i < given ? call->getArg(i) : fd->getParamDecl(i)->getDefaultArg());
     if (!v)
       return nullptr;
     args.push_back(v);

@@ -260,6 +260,8 @@ Value* Lowerer::lowerExpr(const Expr* e) {
   }
   if (auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
     return lowerExpr(sub->getReplacement());
+  if (auto* da = dyn_cast<CXXDefaultArgExpr>(e)) // a helper's default, spelled out by clang
+    return lowerExpr(da->getExpr());
 
   // Literals and compile-time values.
   if (auto* il = dyn_cast<IntegerLiteral>(e)) {
@@ -289,6 +291,13 @@ Value* Lowerer::lowerExpr(const Expr* e) {
     auto it = vars_.find(d);
     if (it != vars_.end())
       return it->second;
+    // A local without a value: its initializer failed (diagnosed already, say nothing more)
+    // or produced none (a helper that returns nothing).
+    if (auto* vd = dyn_cast<VarDecl>(d); vd && vd->isLocalVarDecl()) {
+      if (!failed_)
+        error(e, "'" + vd->getNameAsString() + "' has no value: its initializer produces none");
+      return nullptr;
+    }
     if (!ref->isValueDependent()) {
       Expr::EvalResult r;
       if (ref->EvaluateAsInt(r, ctx_)) {
@@ -361,10 +370,19 @@ Value* Lowerer::lowerExpr(const Expr* e) {
       error(e, "'?:' needs scalar operands; use tl::where for tiles");
       return nullptr;
     }
+    if (a->type.pointer != b->type.pointer ||
+        (a->type.pointer && !(a->type.elem == b->type.elem))) {
+      error(e, "'?:' needs two values, or two pointers to the same type");
+      return nullptr;
+    }
     Type t = a->type;
     if (!a->type.pointer)
       t.elem = promoteScalars(a->type.elem, b->type.elem);
-    return emit(OpKind::Select, {c, castTo(a, t.elem, e), castTo(b, t.elem, e)}, t, e)->result;
+    Value* ca = a->type.pointer ? a : castTo(a, t.elem, e);
+    Value* cb = b->type.pointer ? b : castTo(b, t.elem, e);
+    if (!ca || !cb)
+      return nullptr;
+    return emit(OpKind::Select, {c, ca, cb}, t, e)->result;
   }
   if (auto* ec = dyn_cast<ExplicitCastExpr>(e)) {
     auto t = mapElemType(ec->getTypeAsWritten(), ec->getBeginLoc());

@@ -105,7 +105,8 @@ public:
           known = true;
           if (s.templateArgs.size() != k->templateParams.size()) {
             std::cerr << "tilec: error: --aot '" << text << "': " << k->name << " takes "
-                      << k->templateParams.size() << " template arguments\n";
+                      << k->templateParams.size() << " template argument"
+                      << (k->templateParams.size() == 1 ? "" : "s") << "\n";
             failed_ = true;
             return;
           }

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     po::notify(vm);
   } catch (const std::exception& e) {
     std::cerr << "tilec: error: " << e.what() << "\n" << desc << "\n";
-    return 2;
+    return 1;
   }
   if (vm.count("help")) {
     std::cout << desc << "\n";
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   }
   if (o.inputs.empty()) {
     std::cerr << "tilec: error: no input files\n" << desc << "\n";
-    return 2;
+    return 1;
   }
   if (!o.dumpAfter.empty()) {
     bool known = false;
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
       known |= p == o.dumpAfter;
     if (!known) {
       std::cerr << "tilec: error: --dump-after: unknown pass '" << o.dumpAfter << "'\n";
-      return 2;
+      return 1;
     }
   }
   o.clangArgs.push_back("-std=" + std);

@@ -37,7 +37,7 @@ template <class To, class From> __device__ inline To cast(From x) {
 template <class To, class From> __device__ inline To bitcast(From x) {
   static_assert(sizeof(To) == sizeof(From), "tl::bitcast needs types of the same size");
   To out;
-  __builtin_memcpy(&out, &x, sizeof(To));
+  memcpy(&out, &x, sizeof(To)); // a device builtin under NVRTC and nvcc alike
   return out;
 }
 

@@ -1,0 +1,13 @@
+// A statement the translator has no translation for is named in the error.
+#include <tilec/tl.h>
+
+template <int BLOCK>
+TILEC_KERNEL void k(float* out, int n) {
+  switch (n) {
+  default:
+    break;
+  }
+  // CHECK: switch_statement.cpp:[[@LINE-4]]:3: error: statement 'SwitchStmt' is not supported in kernels
+  tl::store(out + tl::arange<0, BLOCK>(), 1.0f);
+}
+// CHECK: 1 error generated.

@@ -1,0 +1,6 @@
+// --dump-after names one of the pipeline's passes.
+#include <tilec/tl.h>
+
+TILEC_KERNEL void k(float* out) { tl::store(out + tl::arange<0, 64>(), 1.0f); }
+
+// CHECK: tilec: error: --dump-after: unknown pass 'bogus'

@@ -1,0 +1,110 @@
+// Element types and Triton's promotion rules (SPEC.md section 2).
+#include "ir/Types.h"
+
+#include <gtest/gtest.h>
+
+namespace tilec {
+namespace {
+
+ElemType k(ScalarKind s) { return ElemType::known(s); }
+using S = ScalarKind;
+
+TEST(ElemType, Spellings) {
+  EXPECT_EQ(k(S::I32).cuda(), "int");
+  EXPECT_EQ(k(S::U32).cuda(), "unsigned");
+  EXPECT_EQ(k(S::I64).cuda(), "int64_t");
+  EXPECT_EQ(k(S::F16).cuda(), "tl::half");
+  EXPECT_EQ(k(S::BF16).cuda(), "tl::bfloat16");
+  EXPECT_EQ(ElemType::typeParam("T").cuda(), "T");
+  EXPECT_EQ(k(S::F16).sizeofExpr(), "2");
+  EXPECT_EQ(k(S::F64).sizeofExpr(), "8");
+  EXPECT_EQ(ElemType::typeParam("T").sizeofExpr(), "sizeof(T)");
+}
+
+TEST(ElemType, Classification) {
+  EXPECT_TRUE(k(S::BF16).isFloat());
+  EXPECT_FALSE(k(S::Bool).isInteger());
+  EXPECT_TRUE(k(S::U8).isInteger());
+  EXPECT_TRUE(k(S::I16).isSigned());
+  EXPECT_FALSE(k(S::U64).isSigned());
+  EXPECT_FALSE(k(S::F32).isInteger());
+  // A type parameter is neither until specialized.
+  EXPECT_FALSE(ElemType::typeParam("T").isFloat());
+  EXPECT_FALSE(ElemType::typeParam("T").isInteger());
+  EXPECT_EQ(ElemType::typeParam("T").bits(), 0);
+}
+
+TEST(Promotion, TilesFloatWins) {
+  EXPECT_EQ(promoteTiles(k(S::I32), k(S::F16)), k(S::F16));
+  EXPECT_EQ(promoteTiles(k(S::F16), k(S::F32)), k(S::F32));
+  EXPECT_EQ(promoteTiles(k(S::F64), k(S::F32)), k(S::F64));
+  // fp16 with bf16: neither holds the other.
+  EXPECT_EQ(promoteTiles(k(S::F16), k(S::BF16)), k(S::F32));
+  EXPECT_EQ(promoteTiles(k(S::BF16), k(S::BF16)), k(S::BF16));
+}
+
+TEST(Promotion, TilesIntegers) {
+  EXPECT_EQ(promoteTiles(k(S::I8), k(S::I32)), k(S::I32));
+  EXPECT_EQ(promoteTiles(k(S::U8), k(S::I16)), k(S::I16));
+  // Same width: unsigned wins.
+  EXPECT_EQ(promoteTiles(k(S::I32), k(S::U32)), k(S::U32));
+  EXPECT_EQ(promoteTiles(k(S::U64), k(S::I64)), k(S::U64));
+  // bool gives way to anything.
+  EXPECT_EQ(promoteTiles(k(S::Bool), k(S::I8)), k(S::I8));
+  EXPECT_EQ(promoteTiles(k(S::U16), k(S::Bool)), k(S::U16));
+}
+
+TEST(Promotion, TilesWithTypeParameterDeferToDevice) {
+  ElemType t = promoteTiles(ElemType::typeParam("T"), k(S::F32));
+  EXPECT_EQ(t.form, ElemType::Form::Promote);
+  EXPECT_EQ(t.cuda(), "tilec::promote_t<T, float>");
+  EXPECT_TRUE(t.isFloat()); // one side is float, so the result is
+  EXPECT_EQ(promoteTiles(ElemType::typeParam("T"), ElemType::typeParam("T")).cuda(), "T");
+}
+
+TEST(Promotion, ScalarsFollowCpp) {
+  // Integral promotion first: narrow integers become int.
+  EXPECT_EQ(promoteScalars(k(S::I8), k(S::I8)), k(S::I32));
+  EXPECT_EQ(promoteScalars(k(S::U8), k(S::I16)), k(S::I32));
+  EXPECT_EQ(promoteScalars(k(S::Bool), k(S::Bool)), k(S::I32));
+  EXPECT_EQ(promoteScalars(k(S::I32), k(S::U32)), k(S::U32));
+  EXPECT_EQ(promoteScalars(k(S::I64), k(S::U32)), k(S::I64));
+  EXPECT_EQ(promoteScalars(k(S::I32), k(S::F32)), k(S::F32));
+  EXPECT_EQ(promoteScalars(k(S::F32), k(S::F64)), k(S::F64));
+}
+
+TEST(Promotion, ScalarDoesNotWidenTile) {
+  EXPECT_EQ(promoteTileScalar(k(S::F16), k(S::F32)), k(S::F16));
+  EXPECT_EQ(promoteTileScalar(k(S::BF16), k(S::F64)), k(S::BF16));
+  EXPECT_EQ(promoteTileScalar(k(S::I8), k(S::I32)), k(S::I8));
+  EXPECT_EQ(promoteTileScalar(k(S::F32), k(S::I64)), k(S::F32));
+  // Except an integer tile with a floating scalar, which takes the scalar's type (as in
+  // Triton), and a bool tile with an integer, which gives int.
+  EXPECT_EQ(promoteTileScalar(k(S::I32), k(S::F32)), k(S::F32));
+  EXPECT_EQ(promoteTileScalar(k(S::U8), k(S::F64)), k(S::F64));
+  EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::I32)), k(S::I32));
+  EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::U8)), k(S::I32));
+  EXPECT_EQ(promoteTileScalar(ElemType::typeParam("T"), k(S::F32)).cuda(), "T");
+}
+
+TEST(Type, Printing) {
+  Type tile{k(S::F32), false, false, {SymExpr::expr("BLOCK", true)}};
+  EXPECT_EQ(tile.str(), "tile<float, BLOCK>");
+  EXPECT_EQ(tile.shapeStr(), "[BLOCK]");
+  Type ptrs{k(S::F16), true, true, {SymExpr(128)}};
+  EXPECT_EQ(ptrs.str(), "tile<const tl::half*, 128>");
+  Type scalar{k(S::I64), false, false, {}};
+  EXPECT_TRUE(scalar.isScalar());
+  EXPECT_EQ(scalar.str(), "int64_t");
+}
+
+TEST(Type, SameShapeComparesSymbolically) {
+  SymExpr b = SymExpr::expr("BLOCK", true);
+  EXPECT_TRUE(sameShape({b}, {SymExpr::expr("BLOCK", true)}));
+  EXPECT_FALSE(sameShape({b}, {b * 2}));
+  EXPECT_FALSE(sameShape({b}, {b, b}));
+  EXPECT_TRUE(sameShape({SymExpr(64)}, {SymExpr(32) * 2}));
+}
+
+} // namespace
+} // namespace tilec
