@@ -21,17 +21,17 @@ TILEC_KERNEL void hinted(const int* idx, const float* x, float* out, int start) 
 // IR-LABEL: kernel @plain<int BLOCK>
 // IR:       %5:offs = binary "+" %3:start, %4 : tile<int, BLOCK>  {contig=BLOCK div=(start_div16 ? 16 : 1) const=1}
 // IR:       %7:j = load %6 : tile<int, BLOCK>  {contig=1 div=1 const=1}
-// IR:       = addptr %1:x, %7:j : tile<const float*, BLOCK>  {contig=1 div=tilec::gcd((x_aligned ? 16 : 4), 4) const=1}
+// IR:       = addptr %1:x, %7:j : tile<const float*, BLOCK>  {contig=1 div=4 const=1}
 
 // With hints: start is a multiple of 16 whatever the fact, and the indices come in
 // contiguous runs of 4 starting at multiples of 4.
 // IR-LABEL: kernel @hinted<int BLOCK>
 // IR:       %4 = hint "multiple_of" %3:start [16] : int
-// IR:       %6:offs = binary "+" %4, %5 : tile<int, BLOCK>  {contig=BLOCK div=tilec::cmax((start_div16 ? 16 : 1), 16) const=1}
+// IR:       %6:offs = binary "+" %4, %5 : tile<int, BLOCK>  {contig=BLOCK div=16 const=1}
 // IR:       %9 = hint "multiple_of" %8 [4] : tile<int, BLOCK>  {contig=1 div=4 const=1}
 // IR-NEXT:  %10:j = hint "max_contiguous" %9 [4] : tile<int, BLOCK>  {contig=tilec::cmin(4, BLOCK) div=4 const=1}
 // IR:       = addptr %1:x, %10:j : tile<const float*, BLOCK>  {contig=tilec::cmin(
-// IR-SAME:  div=tilec::gcd((x_aligned ? 16 : 4), 16)
+// IR-SAME:  div=(x_aligned ? 16 : 4)
 
 // The hints themselves generate no code.
 // CU-LABEL: hinted(

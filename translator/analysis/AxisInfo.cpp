@@ -75,7 +75,9 @@ void runAxisInfo(Kernel& k) {
       const KernelParam& p = k.params[size_t(op.attrs[0].value())];
       std::string fact = div16FactName(p);
       if (p.type.pointer)
-        r.divisibility = symSelect(fact, 16, SymExpr::expr(p.type.elem.sizeofExpr(), true));
+        r.divisibility = symSelect(fact, 16,
+                                   p.type.elem.bits() ? SymExpr(p.type.elem.bits() / 8)
+                                                      : SymExpr::expr(p.type.elem.sizeofExpr(), true));
       else if (p.type.elem.isInteger())
         r.divisibility = symSelect(fact, 16, 1);
       break;
@@ -120,6 +122,11 @@ void runAxisInfo(Kernel& k) {
     default:
       break;
     }
+    // Any valid T* is aligned to sizeof(T) (parameters and offsets already account for it).
+    if (res->type.pointer && op.kind != OpKind::Param && op.kind != OpKind::AddPtr)
+      r.divisibility = symMax(r.divisibility, res->type.elem.bits()
+                                                  ? SymExpr(res->type.elem.bits() / 8)
+                                                  : SymExpr::expr(res->type.elem.sizeofExpr(), true));
     if (res->type.isScalar()) {
       r.contiguity = 1;
       r.constancy = kAll;

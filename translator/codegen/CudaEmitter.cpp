@@ -136,6 +136,13 @@ std::string KernelEmitter::compute(const Op& op, const std::string& i) {
     // (tilec::maximum(a[i], int64_t(5)), load_vec's `other`) deduce one type for both.
     if (op.attrs[0].isConst() && r->type.elem.isInteger() && !r->type.elem.is(ScalarKind::I32))
       return r->type.elem.cuda() + "(" + op.attrs[0].str() + ")";
+    // Integer values of floating type read as floating literals (`0.0f`).
+    if (op.attrs[0].isConst() && r->type.elem.is(ScalarKind::F32))
+      return std::to_string(op.attrs[0].value()) + ".0f";
+    if (op.attrs[0].isConst() && r->type.elem.is(ScalarKind::F64))
+      return std::to_string(op.attrs[0].value()) + ".0";
+    if (op.attrs[0].isConst() && !r->type.elem.isInteger() && !r->type.elem.is(ScalarKind::Bool))
+      return "tilec::cast<" + r->type.elem.cuda() + ">(" + op.attrs[0].str() + ")";
     return op.attrs[0].str();
   case OpKind::Arange: {
     std::string c = layoutOf(r) + "::coord(tid, " + i + ")";

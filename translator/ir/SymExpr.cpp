@@ -1,6 +1,7 @@
 #include "ir/SymExpr.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace tilec {
@@ -13,9 +14,56 @@ SymExpr SymExpr::expr(std::string text, bool atomic) {
   return e;
 }
 
-static SymExpr call(const char* fn, const SymExpr& a, const SymExpr& b) {
-  return SymExpr::expr(std::string(fn) + "(" + a.str() + ", " + b.str() + ")", true);
+SymExpr symCall(const char* fn, const SymExpr& a, const SymExpr& b) {
+  SymExpr e = SymExpr::expr(std::string(fn) + "(" + a.str() + ", " + b.str() + ")", true);
+  e.fn_ = fn;
+  e.lhs_ = std::make_shared<SymExpr>(a);
+  e.rhs_ = std::make_shared<SymExpr>(b);
+  return e;
 }
+
+SymExpr symSelect(const std::string& cond, const SymExpr& a, const SymExpr& b) {
+  if (a.sameAs(b))
+    return a;
+  SymExpr e = SymExpr::expr("(" + cond + " ? " + a.str() + " : " + b.str() + ")", true);
+  e.fn_ = "?:";
+  e.cond_ = cond;
+  e.lhs_ = std::make_shared<SymExpr>(a);
+  e.rhs_ = std::make_shared<SymExpr>(b);
+  return e;
+}
+
+namespace {
+
+using Fold = std::function<SymExpr(const SymExpr&, const SymExpr&)>;
+
+/// Pushes `op` into the branches of a select when the other side is a constant or a select
+/// on the same condition: gcd((c ? 16 : 4), 16) -> (c ? 16 : 4).
+bool distribute(const SymExpr& a, const SymExpr& b, const Fold& op, SymExpr& out) {
+  if (a.fn() == "?:" && (b.isConst() || (b.fn() == "?:" && b.cond() == a.cond()))) {
+    const SymExpr& bt = b.isConst() ? b : *b.lhs();
+    const SymExpr& bf = b.isConst() ? b : *b.rhs();
+    out = symSelect(a.cond(), op(*a.lhs(), bt), op(*a.rhs(), bf));
+    return true;
+  }
+  if (b.fn() == "?:" && a.isConst()) {
+    out = symSelect(b.cond(), op(a, *b.lhs()), op(a, *b.rhs()));
+    return true;
+  }
+  return false;
+}
+
+/// op(op(p, q), r) with r one of p, q is op(p, q) for idempotent op (min, max, gcd).
+bool absorbs(const SymExpr& call, const SymExpr& other, const char* fn) {
+  return call.fn() == fn && (call.lhs()->sameAs(other) || call.rhs()->sameAs(other));
+}
+
+// True when `a` is tilec::gcd(b, ...) or tilec::gcd(..., b): then a <= b.
+bool isGcdOf(const SymExpr& a, const SymExpr& b) {
+  return a.fn() == "tilec::gcd" && (a.lhs()->sameAs(b) || a.rhs()->sameAs(b));
+}
+
+} // namespace
 
 SymExpr operator+(const SymExpr& a, const SymExpr& b) {
   if (a.isConst() && b.isConst())
@@ -42,6 +90,9 @@ SymExpr operator*(const SymExpr& a, const SymExpr& b) {
     return b;
   if (b.isConst(1))
     return a;
+  SymExpr out;
+  if (distribute(a, b, [](const SymExpr& x, const SymExpr& y) { return x * y; }, out))
+    return out;
   return SymExpr::expr(a.operand() + " * " + b.operand(), false);
 }
 
@@ -50,47 +101,48 @@ SymExpr operator/(const SymExpr& a, const SymExpr& b) {
     return SymExpr(a.value() / b.value());
   if (b.isConst(1))
     return a;
+  SymExpr out;
+  if (b.isConst() &&
+      distribute(a, b, [](const SymExpr& x, const SymExpr& y) { return x / y; }, out))
+    return out;
   return SymExpr::expr(a.operand() + " / " + b.operand(), false);
-}
-
-// True when `a` prints as tilec::gcd(b, ...) or tilec::gcd(..., b): then a <= b.
-static bool isGcdOf(const SymExpr& a, const SymExpr& b) {
-  const std::string& t = a.str();
-  return t.rfind("tilec::gcd(" + b.str() + ", ", 0) == 0 ||
-         (t.rfind("tilec::gcd(", 0) == 0 && t.size() > b.str().size() + 2 &&
-          t.compare(t.size() - b.str().size() - 3, b.str().size() + 3, ", " + b.str() + ")") == 0);
 }
 
 SymExpr symMin(const SymExpr& a, const SymExpr& b) {
   if (a.isConst() && b.isConst())
     return SymExpr(std::min(a.value(), b.value()));
-  if (a.sameAs(b) || b.isConst(SymExpr::kUnbounded) || isGcdOf(a, b))
+  if (a.sameAs(b) || b.isConst(SymExpr::kUnbounded) || isGcdOf(a, b) || absorbs(a, b, "tilec::cmin"))
     return a;
-  if (a.isConst(SymExpr::kUnbounded) || isGcdOf(b, a))
+  if (a.isConst(SymExpr::kUnbounded) || isGcdOf(b, a) || absorbs(b, a, "tilec::cmin"))
     return b;
   // Every quantity here is >= 1.
   if (a.isConst(1) || b.isConst(1))
     return SymExpr(1);
-  return call("tilec::cmin", a, b);
+  SymExpr out;
+  if (distribute(a, b, symMin, out))
+    return out;
+  return symCall("tilec::cmin", a, b);
 }
 
 SymExpr symMax(const SymExpr& a, const SymExpr& b) {
   if (a.isConst() && b.isConst())
     return SymExpr(std::max(a.value(), b.value()));
-  // Every quantity here is >= 1.
-  if (a.sameAs(b) || b.isConst(1))
+  if (a.sameAs(b) || b.isConst(1) || absorbs(a, b, "tilec::cmax"))
     return a;
-  if (a.isConst(1))
+  if (a.isConst(1) || absorbs(b, a, "tilec::cmax"))
     return b;
-  return call("tilec::cmax", a, b);
+  SymExpr out;
+  if (distribute(a, b, symMax, out))
+    return out;
+  return symCall("tilec::cmax", a, b);
 }
 
 SymExpr symGcd(const SymExpr& a, const SymExpr& b) {
   if (a.isConst() && b.isConst())
     return SymExpr(std::gcd(a.value(), b.value()));
-  if (a.sameAs(b) || b.isConst(SymExpr::kUnbounded))
+  if (a.sameAs(b) || b.isConst(SymExpr::kUnbounded) || absorbs(a, b, "tilec::gcd"))
     return a;
-  if (a.isConst(SymExpr::kUnbounded))
+  if (a.isConst(SymExpr::kUnbounded) || absorbs(b, a, "tilec::gcd"))
     return b;
   if (a.isConst(1) || b.isConst(1))
     return SymExpr(1);
@@ -99,7 +151,10 @@ SymExpr symGcd(const SymExpr& a, const SymExpr& b) {
     return b;
   if (a.str() == "tilec::pow2_factor(" + b.str() + ")")
     return a;
-  return call("tilec::gcd", a, b);
+  SymExpr out;
+  if (distribute(a, b, symGcd, out))
+    return out;
+  return symCall("tilec::gcd", a, b);
 }
 
 SymExpr symPow2Factor(const SymExpr& a) {
@@ -110,12 +165,6 @@ SymExpr symPow2Factor(const SymExpr& a) {
     return SymExpr(std::min(v & -v, SymExpr::kUnbounded));
   }
   return SymExpr::expr("tilec::pow2_factor(" + a.str() + ")", true);
-}
-
-SymExpr symSelect(const std::string& cond, const SymExpr& a, const SymExpr& b) {
-  if (a.sameAs(b))
-    return a;
-  return SymExpr::expr("(" + cond + " ? " + a.str() + " : " + b.str() + ")", true);
 }
 
 } // namespace tilec

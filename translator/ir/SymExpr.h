@@ -3,11 +3,12 @@
 // Tile shapes and the facts the analyses derive (contiguity, divisibility, vector widths)
 // depend on compile-time parameters that stay symbolic in the generated CUDA: one
 // translation serves every specialization. A SymExpr folds what it can (constants, x op x,
-// identities) and otherwise prints a constexpr C++ expression such as
-// `tilec::gcd(tilec::pow2_factor(BLOCK), n_div16 ? 16 : 1)`.
+// identities, a select of constants with a constant) and otherwise prints a constexpr C++
+// expression such as `tilec::gcd(tilec::pow2_factor(BLOCK), (n_div16 ? 16 : 1))`.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace tilec {
@@ -19,7 +20,7 @@ public:
 
   SymExpr() : SymExpr(0) {}
   SymExpr(int64_t c) : isConst_(true), value_(c), text_(std::to_string(c)) {}
-  /// An opaque C++ expression (a template parameter name, `n_div16 ? 16 : 1`, ...).
+  /// An opaque C++ expression (a template parameter name, `sizeof(T)`, ...).
   static SymExpr expr(std::string text, bool atomic);
 
   bool isConst() const { return isConst_; }
@@ -31,16 +32,26 @@ public:
   std::string operand() const { return atomic_ || isConst_ ? text_ : "(" + text_ + ")"; }
   bool sameAs(const SymExpr& o) const { return text_ == o.text_; }
 
+  // Structure kept for folding: `fn(lhs, rhs)` calls and `cond ? lhs : rhs` selects.
+  const std::string& fn() const { return fn_; }       // "tilec::cmin", ..., "?:" or ""
+  const std::string& cond() const { return cond_; }   // selects only
+  const SymExpr* lhs() const { return lhs_.get(); }
+  const SymExpr* rhs() const { return rhs_.get(); }
+
   friend SymExpr operator+(const SymExpr& a, const SymExpr& b);
   friend SymExpr operator-(const SymExpr& a, const SymExpr& b);
   friend SymExpr operator*(const SymExpr& a, const SymExpr& b);
   friend SymExpr operator/(const SymExpr& a, const SymExpr& b);
+  friend SymExpr symCall(const char* fn, const SymExpr& a, const SymExpr& b);
+  friend SymExpr symSelect(const std::string& cond, const SymExpr& a, const SymExpr& b);
 
 private:
   bool isConst_ = true;
   bool atomic_ = true;
   int64_t value_ = 0;
   std::string text_;
+  std::string fn_, cond_;
+  std::shared_ptr<const SymExpr> lhs_, rhs_;
 };
 
 /// Folding helpers; all operands are positive powers of two or products of them.
