@@ -5,6 +5,9 @@
 #include "frontend/Lowerer.h"
 
 #include <clang/AST/DeclTemplate.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <clang/AST/Attr.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
@@ -234,6 +237,30 @@ static std::string binaryOpcode(BinaryOperatorKind k) {
   return BinaryOperator::getOpcodeStr(k).str();
 }
 
+/// A C++ literal that reads back as exactly `v` in type `t` (float: 9 digits, double: 17).
+static std::string floatLiteral(double v, const ElemType& t) {
+  bool isFloat = t.is(ScalarKind::F32);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, isFloat ? "%.9g" : "%.17g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) // "3" -> "3.0"; keeps inf/nan spellings
+    s += ".0";
+  // Shortest form that still reads back exactly, for readability ("0.1f", not "0.100000001f").
+  for (int digits = 1; digits < (isFloat ? 9 : 17); ++digits) {
+    char shorter[64];
+    std::snprintf(shorter, sizeof shorter, "%.*g", digits, v);
+    bool exact = isFloat ? float(std::strtod(shorter, nullptr)) == float(v)
+                         : std::strtod(shorter, nullptr) == v;
+    if (exact) {
+      s = shorter;
+      if (s.find_first_of(".eEn") == std::string::npos)
+        s += ".0";
+      break;
+    }
+  }
+  return isFloat ? s + "f" : s;
+}
+
 Value* Lowerer::lowerExpr(const Expr* e) {
   if (!e)
     return nullptr;
@@ -279,7 +306,8 @@ Value* Lowerer::lowerExpr(const Expr* e) {
     if (!t)
       return nullptr;
     Op* op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
-    op->attrs.push_back(SymExpr::expr(sourceText(fl->getSourceRange()), true));
+    // Printed from its value, not its spelling: the spelling may be a macro.
+    op->attrs.push_back(SymExpr::expr(floatLiteral(fl->getValue().convertToDouble(), *t), true));
     return op->result;
   }
   if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
