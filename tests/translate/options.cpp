@@ -10,4 +10,4 @@ TILEC_KERNEL void scale_kernel(const float* x, float* out, int n) {
 }
 
 // CU-LABEL: scale_kernel(const float* x, float* out, int n)
-// CU: (a{{.*}} * 3.0f)
+// CU: * 3.0f)
