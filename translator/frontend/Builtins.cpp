@@ -240,11 +240,12 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     if (!a || !b || !d || !broadcastPair(a, b, call) || !broadcastPair(a, d, call))
       return nullptr;
     Type t = a->type.isTile() ? a->type : (b->type.isTile() ? b->type : d->type);
+    Value* ca = castTo(a, t.elem, call);
     Value* cb = castTo(b, t.elem, call);
     Value* cd = castTo(d, t.elem, call);
-    if (!cb || !cd)
+    if (!ca || !cb || !cd)
       return nullptr;
-    Op* op = emit(OpKind::Ternary, {a, cb, cd}, t, call);
+    Op* op = emit(OpKind::Ternary, {ca, cb, cd}, t, call);
     op->opcode = n;
     return op->result;
   }

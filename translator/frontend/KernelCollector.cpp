@@ -76,6 +76,17 @@ bool Lowerer::lowerKernel(const FunctionDecl* fd) {
       }
       if (p->isParameterPack())
         error(p->getLocation(), "parameter packs are not supported in kernels");
+      // Names the generated kernel uses itself; a template parameter would be shadowed.
+      static const char* const kReserved[] = {"i", "tid", "THREADS", "NUM_WARPS", "NUM_STAGES",
+                                              "DIV16"};
+      for (const char* r : kReserved)
+        if (tp.name == r)
+          error(p->getLocation(), "template parameter name '" + tp.name +
+                                      "' is used by the generated code; rename it");
+      if (tp.name.size() > 1 && tp.name[0] == 'L' &&
+          tp.name.find_first_not_of("0123456789", 1) == std::string::npos)
+        error(p->getLocation(), "template parameter name '" + tp.name +
+                                    "' is used by the generated code (layouts); rename it");
       k_.templateParams.push_back(tp);
     }
   }
