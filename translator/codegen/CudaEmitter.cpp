@@ -63,6 +63,7 @@ private:
   std::ostringstream* out_ = nullptr; // the region being written
   std::set<int> arrays_;              // values materialized into variables, by id
   std::map<int, std::string> storage_; // carried values: the variable that holds them
+  bool usesSmem_ = false;              // reductions, scans, scalar atomics need scratch
 
   void decideMaterialization();
   bool materialized(const Value* v) const { return arrays_.count(v->id) > 0; }
@@ -74,6 +75,10 @@ private:
   void emitLoad(const Op& op);
   void emitStore(const Op& op);
   void emitFor(const Op& op);
+  void emitReduce(const Op& op);
+  void emitScan(const Op& op);
+  void emitAtomic(const Op& op);
+  std::string combineLambda(const Op& op, const std::string& elemType);
   void emitIf(const Op& op);
   void emitRegion(const Region& r);
   std::string nested(const Region& r, const std::function<void()>& after);
@@ -95,10 +100,18 @@ void KernelEmitter::decideMaterialization() {
     if (r && op->kind != OpKind::Param && op->kind != OpKind::Constant) {
       bool named = !r->name.empty();
       bool needsStatement = op->kind == OpKind::Load || op->kind == OpKind::ProgramId ||
-                            op->kind == OpKind::NumPrograms;
+                            op->kind == OpKind::NumPrograms || op->kind == OpKind::Reduce ||
+                            op->kind == OpKind::Scan || op->kind == OpKind::Atomic;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
+    // Reductions read their operand as an array.
+    if (op->kind == OpKind::Reduce && op->operands[0]->def &&
+        op->operands[0]->def->kind != OpKind::Param)
+      arrays_.insert(op->operands[0]->id);
+    if (op->kind == OpKind::Reduce || op->kind == OpKind::Scan ||
+        (op->kind == OpKind::Atomic && op->result->type.isScalar()))
+      usesSmem_ = true;
     // Loads and stores take their masks, `other` tiles and stored values as arrays.
     if (op->kind == OpKind::Load || op->kind == OpKind::Store)
       for (size_t j = 1; j < op->operands.size(); ++j)
@@ -108,6 +121,8 @@ void KernelEmitter::decideMaterialization() {
     // Carried values live in variables; what a region yields is computed before it is
     // copied into them, so that no copy reads a variable already overwritten.
     for (auto& reg : op->regions) {
+      if (op->kind == OpKind::Reduce || op->kind == OpKind::Scan)
+        continue; // combine functions are lambdas: their arguments are parameters
       for (Value* a : reg->args)
         arrays_.insert(a->id);
       for (Value* y : reg->yields)
@@ -172,6 +187,8 @@ std::string KernelEmitter::compute(const Op& op, const std::string& i) {
     return "(" + arg(0) + " + " + arg(1) + ")";
   case OpKind::Hint:
     return arg(0);
+  case OpKind::Random:
+    return "tilec::" + op.opcode + "(uint64_t(" + arg(0) + "), unsigned(" + arg(1) + "))";
   case OpKind::ProgramId:
     return std::string("int(blockIdx.") + "xyz"[op.axis] + ")";
   case OpKind::NumPrograms:
@@ -272,6 +289,12 @@ void KernelEmitter::emitOp(const Op& op) {
     *out_ << "  return;\n";
     return;
   }
+  if (op.kind == OpKind::Reduce)
+    return emitReduce(op);
+  if (op.kind == OpKind::Scan)
+    return emitScan(op);
+  if (op.kind == OpKind::Atomic)
+    return emitAtomic(op);
   if (op.kind == OpKind::Load)
     return emitLoad(op);
   if (op.kind == OpKind::Store)
@@ -290,6 +313,85 @@ void KernelEmitter::emitOp(const Op& op) {
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << compute(op, "i")
         << ";\n";
+}
+
+/// A named lambda for a combine region: [&](T a, T b) { ...; return y; }.
+std::string KernelEmitter::combineLambda(const Op& op, const std::string& elemType) {
+  if (op.regions.empty()) {
+    if (op.opcode == "cumprod")
+      return "[](" + elemType + " a, " + elemType + " b) { return a * b; }";
+    return "";
+  }
+  const Region& r = *op.regions[0];
+  std::string name = names_.fresh("combine");
+  std::string a = nameOf(r.args[0]), b = nameOf(r.args[1]);
+  *out_ << "  auto " << name << " = [&](" << elemType << " " << a << ", " << elemType << " " << b
+        << ") {\n";
+  *out_ << nested(r, [&] { *out_ << "  return " << elem(r.yields[0], "0") << ";\n"; });
+  *out_ << "  };\n";
+  return name;
+}
+
+void KernelEmitter::emitReduce(const Op& op) {
+  comment(op);
+  const Value* in = op.operands[0];
+  const Value* r = op.result;
+  std::string L = layoutOf(in), arr = nameOf(in);
+  if (op.opcode == "argmax" || op.opcode == "argmin") {
+    *out_ << "  const int " << nameOf(r) << " = tilec::arg_reduce_tile<" << L << ", "
+          << (op.opcode == "argmax" ? "true" : "false") << ">(" << arr << ", tid, smem);\n";
+    return;
+  }
+  std::string fn = op.opcode == "sum"       ? "tilec::SumOp{}"
+                   : op.opcode == "max"     ? "tilec::MaxOp{}"
+                   : op.opcode == "min"     ? "tilec::MinOp{}"
+                   : op.opcode == "xor_sum" ? "tilec::XorOp{}"
+                                            : combineLambda(op, in->type.cudaElem());
+  *out_ << "  const " << r->type.cudaElem() << " " << nameOf(r) << " = tilec::reduce_tile<" << L
+        << ">(" << arr << ", " << fn << ", tid, smem);\n";
+}
+
+void KernelEmitter::emitScan(const Op& op) {
+  comment(op);
+  const Value* r = op.result;
+  std::string L = layoutOf(r), name = nameOf(r), T = r->type.cudaElem();
+  std::string fn = op.opcode == "cumsum" ? "tilec::SumOp{}" : combineLambda(op, T);
+  *out_ << "  " << T << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = "
+        << elem(op.operands[0], "i") << ";\n";
+  *out_ << "  tilec::scan_tile<" << L << ", " << T << ", decltype(" << fn << ")"
+        << (op.attrs[0].isConst(0) ? "" : ", true") << ">(" << name << ", " << fn
+        << ", tid, smem);\n";
+}
+
+void KernelEmitter::emitAtomic(const Op& op) {
+  comment(op);
+  const Value* r = op.result;
+  bool cas = op.opcode == "cas";
+  const Value* ptrs = op.operands[0];
+  const Value* mask = (!cas && op.operands.size() > 2) ? op.operands[2] : nullptr;
+  std::string T = r->type.cudaElem(), name = nameOf(r);
+  auto call = [&](const std::string& i) {
+    std::string c = "tilec::atomic_" + op.opcode + "(" + elem(ptrs, i) + ", " + elem(op.operands[1], i);
+    if (cas)
+      c += ", " + elem(op.operands[2], i);
+    return c + ")";
+  };
+  if (r->type.isScalar()) {
+    // One thread performs it for the program instance; every thread gets the old value.
+    *out_ << "  const " << T << " " << name << " = tilec::block_broadcast((tid == 0"
+          << (mask ? " && " + elem(mask, "0") : "") << ") ? " << call("0") << " : " << T
+          << "(0), 0, smem);\n";
+    return;
+  }
+  // Threads holding copies of elements (replicated layouts) skip them.
+  std::string L = layoutOf(r);
+  *out_ << "  " << T << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i)\n";
+  *out_ << "    " << name << "[i] = (" << L << "::owner(tid)" << (mask ? " && " + elem(mask, "i") : "")
+        << ") ? " << call("i") << " : " << T << "(0);\n";
 }
 
 void KernelEmitter::emitRegion(const Region& r) {
@@ -421,7 +523,7 @@ void KernelEmitter::emitIf(const Op& op) {
 }
 
 std::string KernelEmitter::run() {
-  for (const char* n : {"tid", "i", "THREADS", "NUM_WARPS", "NUM_STAGES", "DIV16"})
+  for (const char* n : {"tid", "i", "THREADS", "NUM_WARPS", "NUM_STAGES", "DIV16", "smem"})
     names_.reserve(n);
   for (auto& tp : k_.templateParams)
     names_.reserve(tp.name);
@@ -473,6 +575,9 @@ std::string KernelEmitter::run() {
   }
   if (body.find("tid") != std::string::npos)
     os << "  const int tid = threadIdx.x;\n";
+  if (usesSmem_)
+    os << "  // Scratch for reductions, scans and scalar atomics (each leaves it free again).\n"
+       << "  __shared__ alignas(16) unsigned char smem[tilec::kScratchBytes];\n";
   os << "\n";
   os << body << "}\n";
   return os.str();

@@ -284,6 +284,8 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     arg(0); // a hint only; the condition is not used for analysis yet
     return nullptr;
   }
+  if (Value* v = lowerTileOp(call, c); v || failed_ || isTileOpName(n))
+    return v;
   error(call, "tl::" + n + " is not supported by the translator yet");
   return nullptr;
 }
@@ -333,12 +335,21 @@ Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
                 "use 'auto' parameters");
     return nullptr;
   }
+  return inlineBody(fd, args, call);
+}
+
+Value* Lowerer::inlineBody(const FunctionDecl* fd, const std::vector<Value*>& args,
+                           const Expr* at) {
+  if (inlineDepth_ > 16) {
+    error(at, "TILEC_FUNC helpers nest too deeply (recursion is not supported)");
+    return nullptr;
+  }
   HelperScope scope(*this);
-  for (unsigned i = 0; i < fd->getNumParams(); ++i)
+  for (unsigned i = 0; i < fd->getNumParams() && i < args.size(); ++i)
     vars_[fd->getParamDecl(i)] = args[i];
   lowerStmt(fd->getBody());
   if (scope.returns.size() > 1) {
-    error(call, "TILEC_FUNC helpers must have a single return statement at the end");
+    error(at, "TILEC_FUNC helpers must have a single return statement at the end");
     return nullptr;
   }
   return scope.returns.empty() ? nullptr : scope.returns[0];

@@ -6,6 +6,7 @@
 
 #include <clang/AST/DeclTemplate.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <clang/AST/Attr.h>
@@ -241,6 +242,10 @@ static std::string binaryOpcode(BinaryOperatorKind k) {
 static std::string floatLiteral(double v, const ElemType& t) {
   bool isFloat = t.is(ScalarKind::F32);
   char buf[64];
+  if (std::isinf(v))
+    return std::string(v < 0 ? "-" : "") + "tilec::infinity<" + (isFloat ? "float" : "double") + ">()";
+  if (std::isnan(v))
+    return std::string("tilec::quiet_nan<") + (isFloat ? "float" : "double") + ">()";
   std::snprintf(buf, sizeof buf, isFloat ? "%.9g" : "%.17g", v);
   std::string s = buf;
   if (s.find_first_of(".eEn") == std::string::npos) // "3" -> "3.0"; keeps inf/nan spellings
@@ -441,6 +446,21 @@ Value* Lowerer::lowerExpr(const Expr* e) {
       return inlineHelper(call, c);
     if (c.inTl)
       return lowerCall(call, c);
+    // Calls clang can evaluate (INFINITY is __builtin_inff(), constexpr functions).
+    if (!call->isValueDependent() && call->getType()->isArithmeticType()) {
+      Expr::EvalResult r;
+      if (call->EvaluateAsRValue(r, ctx_) && (r.Val.isFloat() || r.Val.isInt())) {
+        auto t = mapElemType(call->getType(), call->getBeginLoc());
+        if (!t)
+          return nullptr;
+        if (r.Val.isInt())
+          return constant(SymExpr(r.Val.getInt().getExtValue()), *t, e);
+        Op* op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
+        op->attrs.push_back(
+            SymExpr::expr(floatLiteral(r.Val.getFloat().convertToDouble(), *t), true));
+        return op->result;
+      }
+    }
     error(e, "call to '" + (c.name.empty() ? sourceText(calleeExpr->getSourceRange()) : c.name) +
                  "' is not supported in kernels (only tl:: operations and TILEC_FUNC helpers)");
     return nullptr;

@@ -77,7 +77,7 @@ bool Lowerer::lowerKernel(const FunctionDecl* fd) {
       if (p->isParameterPack())
         error(p->getLocation(), "parameter packs are not supported in kernels");
       // Names the generated kernel uses itself; a template parameter would be shadowed.
-      static const char* const kReserved[] = {"i", "tid", "THREADS", "NUM_WARPS", "NUM_STAGES",
+      static const char* const kReserved[] = {"i", "tid", "THREADS", "NUM_WARPS", "NUM_STAGES", "smem",
                                               "DIV16"};
       for (const char* r : kReserved)
         if (tp.name == r)

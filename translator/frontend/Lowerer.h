@@ -63,6 +63,15 @@ public:
   // --- tl:: calls and helpers (Builtins.cpp) ---
   Value* lowerCall(const clang::CallExpr* call, const Callee& callee);
   Value* inlineHelper(const clang::CallExpr* call, const Callee& callee);
+  /// Lowers a helper's body with its parameters bound to `args`; the returned value or null.
+  Value* inlineBody(const clang::FunctionDecl* fd, const std::vector<Value*>& args,
+                    const clang::Expr* at);
+
+  // --- reductions, scans, random numbers, atomics (TileOps.cpp) ---
+  static bool isTileOpName(const std::string& name);
+  Value* lowerTileOp(const clang::CallExpr* call, const Callee& callee);
+  /// Builds `op`'s region from a TILEC_FUNC combine(a, b) on scalars of type `t`.
+  bool lowerCombine(const clang::Expr* fn, const ElemType& t, Op* op);
 
   Op* emit(OpKind kind, std::vector<Value*> operands, Type t, const clang::Expr* at,
            bool hasResult = true);

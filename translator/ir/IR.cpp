@@ -21,6 +21,10 @@ const char* opKindName(OpKind k) {
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
   case OpKind::Hint: return "hint";
+  case OpKind::Reduce: return "reduce";
+  case OpKind::Scan: return "scan";
+  case OpKind::Random: return "random";
+  case OpKind::Atomic: return "atomic";
   case OpKind::For: return "for";
   case OpKind::If: return "if";
   case OpKind::Return: return "return";

@@ -35,6 +35,10 @@ enum class OpKind {
   Load,        // operands: ptrs [, mask [, other]]
   Store,       // operands: ptrs, value [, mask]
   Hint,        // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
+  Reduce,      // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
+  Scan,        // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse
+  Random,      // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
+  Atomic,      // `opcode` add/max/min/xchg/cas; operands: ptrs, [cmp,] value [, mask]
   For,         // operands: lower, upper, step, carried inits; region 0 args: induction var,
                // carried values; `opcode` the comparison ("<", ">", ...)
   If,          // operands: condition, carried inits; regions: then, else

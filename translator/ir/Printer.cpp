@@ -100,8 +100,9 @@ std::string verifyKernel(const Kernel& k) {
       err = std::string(opKindName(op.kind)) + " has no result";
     if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !op.operands[0]->type.pointer)
       err = std::string(opKindName(op.kind)) + " of a non-pointer";
+    bool controlFlow = op.kind == OpKind::For || op.kind == OpKind::If;
     for (auto& r : op.regions)
-      if (r->yields.size() != op.results.size())
+      if (controlFlow && r->yields.size() != op.results.size())
         err = std::string(opKindName(op.kind)) + " yields " + std::to_string(r->yields.size()) +
               " values for " + std::to_string(op.results.size()) + " results";
   });

@@ -24,4 +24,8 @@ __host__ __device__ constexpr int vector_width(long long n) {
   return w;
 }
 
+/// Bytes of shared memory a kernel reserves as scratch for reductions, scans and scalar
+/// atomics (one value per warp of up to 32 warps, 16 bytes each).
+inline constexpr int kScratchBytes = 512;
+
 } // namespace tilec

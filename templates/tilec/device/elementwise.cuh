@@ -18,6 +18,20 @@ template <class T> __device__ inline float to_float(T x) {
     return static_cast<float>(x);
 }
 
+/// Infinity and a quiet NaN of a floating type (what INFINITY / NAN become in kernels).
+template <class T> __device__ inline T infinity() {
+  if constexpr (is_same_v<T, double>)
+    return __longlong_as_double(0x7ff0000000000000ll);
+  else
+    return __int_as_float(0x7f800000);
+}
+template <class T> __device__ inline T quiet_nan() {
+  if constexpr (is_same_v<T, double>)
+    return __longlong_as_double(0x7ff8000000000000ll);
+  else
+    return __int_as_float(0x7fc00000);
+}
+
 /// tl::cast: value conversion (C++ semantics; 16-bit floats go through float, rounding to
 /// nearest even).
 template <class To, class From> __device__ inline To cast(From x) {

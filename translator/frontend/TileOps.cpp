@@ -1,0 +1,211 @@
+// tl:: reductions, scans, random numbers and atomics -> tile IR (rank-1 tiles and scalars).
+//
+//   tl::max(row)                   %7 = reduce "max" %5:row : float
+//   tl::reduce<0>(t, combine)      %9 = reduce "reduce" %5 { ^(%a, %b) ... yield %c }
+//   tl::cumsum<0>(t)               %4 = scan "cumsum" %3 [0] : tile<int, BLOCK>
+//   tl::rand(seed, offs)           %6 = random "rand" %1:seed, %5:offs : tile<float, BLOCK>
+//   tl::atomic_add(p + offs, v, m) %8 = atomic "add" %6, %7, %5 : tile<float, BLOCK>
+#include "frontend/Lowerer.h"
+
+#include <set>
+
+namespace tilec {
+
+using namespace clang;
+
+namespace {
+const std::set<std::string> kReductions = {"sum", "max", "min", "xor_sum", "argmax", "argmin",
+                                           "reduce"};
+const std::set<std::string> kScans = {"cumsum", "cumprod", "associative_scan"};
+const std::set<std::string> kRandom = {"rand", "randn", "randint"};
+const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min", "atomic_xchg",
+                                        "atomic_cas"};
+
+/// The type a reduction accumulates and returns (Triton: narrow integers and bool sum in
+/// int32; argmax/argmin give int32 indices; everything else keeps its type).
+ElemType reductionType(const std::string& op, const ElemType& in) {
+  if (op == "argmax" || op == "argmin")
+    return ElemType::known(ScalarKind::I32);
+  if ((op == "sum" || op == "xor_sum") && in.isKnown() &&
+      (in.is(ScalarKind::Bool) || (in.isInteger() && in.bits() < 32)))
+    return ElemType::known(ScalarKind::I32);
+  return in;
+}
+} // namespace
+
+bool Lowerer::isTileOpName(const std::string& n) {
+  return kReductions.count(n) || kScans.count(n) || kRandom.count(n) || kAtomics.count(n);
+}
+
+bool Lowerer::lowerCombine(const Expr* fnExpr, const ElemType& t, Op* op) {
+  Callee c = resolveCallee(fnExpr);
+  if (!c.helper) {
+    error(fnExpr, "the combine function must be a TILEC_FUNC taking two scalars");
+    return false;
+  }
+  if (c.helper->getNumParams() != 2) {
+    error(fnExpr, "the combine function must take two arguments");
+    return false;
+  }
+  op->regions.push_back(std::make_unique<Region>());
+  Region* r = op->regions.back().get();
+  Type scalar{t, false, false, {}};
+  for (int i = 0; i < 2; ++i) {
+    Value* a = k_.newValue(scalar, c.helper->getParamDecl(unsigned(i))->getNameAsString());
+    a->argOf = op;
+    r->args.push_back(a);
+  }
+  k_.insertion.push_back(r);
+  Value* y = inlineBody(c.helper, r->args, fnExpr);
+  if (y)
+    y = castTo(y, t, fnExpr);
+  k_.insertion.pop_back();
+  if (!y) {
+    if (!failed_)
+      error(fnExpr, "the combine function must return a value");
+    return false;
+  }
+  if (y->type.isTile()) {
+    error(fnExpr, "the combine function must return a scalar");
+    return false;
+  }
+  r->yields.push_back(y);
+  y->uses++;
+  return true;
+}
+
+Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
+  const std::string& n = c.name;
+  unsigned nargs = call->getNumArgs();
+  auto templateSym = [&](size_t i, int64_t dflt) -> std::optional<SymExpr> {
+    if (c.templateArgs.size() <= i)
+      return SymExpr(dflt);
+    return templateArgSym(c.templateArgs[i]);
+  };
+
+  if (kReductions.count(n) || kScans.count(n)) {
+    bool custom = n == "reduce" || n == "associative_scan";
+    if (nargs != (custom ? 2u : 1u)) {
+      error(call, "tl::" + n + " takes " + (custom ? "a tile and a combine function" : "one tile"));
+      return nullptr;
+    }
+    Value* t = lowerExpr(call->getArg(0));
+    if (!t)
+      return nullptr;
+    if (t->type.isScalar() || t->type.pointer) {
+      error(call->getArg(0), "tl::" + n + " needs a tile of values");
+      return nullptr;
+    }
+    auto axis = templateSym(0, 0);
+    auto flag = templateSym(1, 0); // keep_dims for reductions, reverse for scans
+    if (!axis || !flag)
+      return nullptr;
+    if (!axis->isConst(0)) {
+      error(call, "tl::" + n + ": rank-1 tiles have only axis 0");
+      return nullptr;
+    }
+    if (kReductions.count(n)) {
+      if ((n == "xor_sum") && !t->type.elem.isInteger()) {
+        error(call->getArg(0), "tl::xor_sum needs an integer tile");
+        return nullptr;
+      }
+      ElemType rt = reductionType(n, t->type.elem);
+      Value* in = (n == "argmax" || n == "argmin") ? t : castTo(t, rt, call);
+      Op* op = emit(OpKind::Reduce, {in}, Type{rt, false, false, {}}, call);
+      op->opcode = n;
+      op->attrs = {*axis};
+      if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
+        return nullptr;
+      if (!flag->isConst(0)) // keep_dims: a [1] tile
+        return emit(OpKind::Splat, {op->result}, Type{rt, false, false, {SymExpr(1)}}, call)
+            ->result;
+      return op->result;
+    }
+    Value* in = n == "cumsum" ? castTo(t, reductionType("sum", t->type.elem), call) : t;
+    Op* op = emit(OpKind::Scan, {in}, in->type, call);
+    op->opcode = n;
+    op->attrs = {*flag};
+    if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
+      return nullptr;
+    return op->result;
+  }
+
+  if (kRandom.count(n)) {
+    if (nargs != 2) {
+      error(call, "tl::" + n + " takes a seed and offsets");
+      return nullptr;
+    }
+    Value* seed = lowerExpr(call->getArg(0));
+    Value* offs = lowerExpr(call->getArg(1));
+    if (!seed || !offs)
+      return nullptr;
+    if (seed->type.isTile() || !seed->type.elem.isInteger()) {
+      error(call->getArg(0), "the seed must be an integer scalar");
+      return nullptr;
+    }
+    if (!offs->type.elem.isInteger() || offs->type.pointer) {
+      error(call->getArg(1), "the offsets must be integers");
+      return nullptr;
+    }
+    ElemType rt = ElemType::known(n == "randint" ? ScalarKind::U32 : ScalarKind::F32);
+    Op* op = emit(OpKind::Random, {seed, offs}, Type{rt, false, false, offs->type.shape}, call);
+    op->opcode = n;
+    return op->result;
+  }
+
+  if (kAtomics.count(n)) {
+    bool cas = n == "atomic_cas";
+    unsigned lo = cas ? 3 : 2, hi = cas ? 3 : 3;
+    if (nargs < lo || nargs > hi) {
+      error(call, cas ? "tl::atomic_cas takes pointers, compare values and new values"
+                      : "tl::" + n + " takes pointers, values and an optional mask");
+      return nullptr;
+    }
+    Value* ptrs = lowerExpr(call->getArg(0));
+    if (!ptrs)
+      return nullptr;
+    if (!ptrs->type.pointer || ptrs->type.pointeeConst) {
+      error(call->getArg(0), "tl::" + n + " needs pointers to non-const values");
+      return nullptr;
+    }
+    std::vector<Value*> ops = {ptrs};
+    for (unsigned i = 1; i < (cas ? 3u : 2u); ++i) {
+      Value* v = castTo(lowerExpr(call->getArg(i)), ptrs->type.elem, call->getArg(i));
+      if (!v)
+        return nullptr;
+      if (v->type.isTile() && !sameShape(v->type.shape, ptrs->type.shape)) {
+        error(call->getArg(i), "value shape " + v->type.shapeStr() + " differs from " +
+                                   ptrs->type.shapeStr());
+        return nullptr;
+      }
+      if (v->type.isScalar() && ptrs->type.isTile())
+        v = emit(OpKind::Splat, {v}, Type{v->type.elem, false, false, ptrs->type.shape}, call)
+                ->result;
+      ops.push_back(v);
+    }
+    if (!cas && nargs == 3) {
+      Value* mask = lowerExpr(call->getArg(2));
+      if (!mask)
+        return nullptr;
+      if (!mask->type.elem.is(ScalarKind::Bool)) {
+        error(call->getArg(2), "the mask must be bool (a comparison)");
+        return nullptr;
+      }
+      ops.push_back(mask);
+    }
+    const ElemType& e = ptrs->type.elem;
+    bool ok = e.is(ScalarKind::I32) || e.is(ScalarKind::U32) || e.is(ScalarKind::I64) ||
+              e.is(ScalarKind::U64) || e.is(ScalarKind::F32) ||
+              (e.is(ScalarKind::F64) && (n == "atomic_add" || n == "atomic_xchg"));
+    if (!ok) {
+      error(call, "tl::" + n + " is not available for " + e.cuda() + " elements");
+      return nullptr;
+    }
+    Op* op = emit(OpKind::Atomic, ops, Type{e, false, false, ptrs->type.shape}, call);
+    op->opcode = n.substr(7); // "add", "max", ...
+    return op->result;
+  }
+  return nullptr;
+}
+
+} // namespace tilec
