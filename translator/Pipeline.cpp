@@ -17,7 +17,8 @@ const std::vector<std::string>& passNames() {
   return names;
 }
 
-std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump) {
+std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump,
+                      const Op** where) {
   auto after = [&](const char* pass) {
     if (dumpAfter == pass)
       dump += "// -----// IR after " + std::string(pass) + " //----- //\n" + printKernel(k);
@@ -27,7 +28,8 @@ std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump
     return "internal error: IR verification failed for '" + k.name + "': " + err;
   runAxisInfo(k);
   after("axis-info");
-  runLayoutAssignment(k);
+  if (std::string err = runLayoutAssignment(k, where); !err.empty())
+    return err;
   after("layout");
   return "";
 }

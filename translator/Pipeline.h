@@ -12,7 +12,9 @@ namespace tilec {
 const std::vector<std::string>& passNames();
 
 /// Runs the passes after the frontend on `k`. When `dumpAfter` names a pass, the IR after it
-/// is appended to `dump`. Returns an error description or "".
-std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump);
+/// is appended to `dump`. Returns an error description or ""; `where` is set to the op the
+/// error is about when there is one.
+std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump,
+                      const Op** where = nullptr);
 
 } // namespace tilec

@@ -9,3 +9,12 @@
 #include <tilec/device/layout.cuh>
 #include <tilec/device/elementwise.cuh>
 #include <tilec/device/global_access.cuh>
+#include <tilec/device/warp.cuh>
+#include <tilec/device/layout_traits.cuh>
+#include <tilec/device/reduce.cuh>
+#include <tilec/device/scan.cuh>
+#include <tilec/device/random.cuh>
+#include <tilec/device/atomics.cuh>
+#include <tilec/device/broadcast.cuh>
+#include <tilec/device/layout2d.cuh>
+#include <tilec/device/reduce_axis.cuh>

@@ -20,7 +20,8 @@ AxisInfo operandInfo(const Value* v) {
   return i;
 }
 
-SymExpr tileSize(const Value* v) { return v->type.isTile() ? v->type.shape[0] : kAll; }
+// Facts are about the last (contiguous) dimension of a tile.
+SymExpr tileSize(const Value* v) { return v->type.isTile() ? v->type.shape.back() : kAll; }
 
 AxisInfo binaryInfo(const Op& op) {
   AxisInfo a = operandInfo(op.operands[0]), b = operandInfo(op.operands[1]), r;
@@ -91,9 +92,26 @@ void runAxisInfo(Kernel& k) {
       r.divisibility = symPow2Factor(op.attrs[0]);
       break;
     case OpKind::Splat:
-    case OpKind::Broadcast:
       r.divisibility = op.operands[0]->info.divisibility;
       r.constancy = tileSize(res);
+      break;
+    case OpKind::Broadcast:
+      // Growing the last dimension repeats each value along it; growing another keeps runs.
+      if (op.operands[0]->type.shape.back().isConst(1)) {
+        r.divisibility = op.operands[0]->info.divisibility;
+        r.constancy = tileSize(res);
+      } else {
+        r = op.operands[0]->info;
+      }
+      break;
+    case OpKind::ExpandDims:
+      if (op.attrs[0].isConst(0)) {
+        r = op.operands[0]->info; // [N] -> [1, N]: the last dimension is unchanged
+      } else {
+        // [M] -> [M, 1]: every element starts a run of its own, so each must be divisible.
+        const AxisInfo& in = op.operands[0]->info;
+        r.divisibility = in.contiguity.isConst(1) ? in.divisibility : SymExpr(1);
+      }
       break;
     case OpKind::Binary:
       r = binaryInfo(op);
@@ -123,7 +141,7 @@ void runAxisInfo(Kernel& k) {
       break;
     }
     // Any valid T* is aligned to sizeof(T) (parameters and offsets already account for it).
-    if (res->type.pointer && op.kind != OpKind::Param && op.kind != OpKind::AddPtr)
+    if (res->type.pointer && (op.kind == OpKind::Select || op.kind == OpKind::Load))
       r.divisibility = symMax(r.divisibility, res->type.elem.bits()
                                                   ? SymExpr(res->type.elem.bits() / 8)
                                                   : SymExpr::expr(res->type.elem.sizeofExpr(), true));

@@ -109,7 +109,7 @@ void KernelEmitter::decideMaterialization() {
     if (op->kind == OpKind::Reduce && op->operands[0]->def &&
         op->operands[0]->def->kind != OpKind::Param)
       arrays_.insert(op->operands[0]->id);
-    if (op->kind == OpKind::Reduce || op->kind == OpKind::Scan ||
+    if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || op->kind == OpKind::Scan ||
         (op->kind == OpKind::Atomic && op->result->type.isScalar()))
       usesSmem_ = true;
     // Loads and stores take their masks, `other` tiles and stored values as arrays.
@@ -165,8 +165,16 @@ std::string KernelEmitter::compute(const Op& op, const std::string& i) {
   }
   case OpKind::Splat:
     return arg(0);
-  case OpKind::Broadcast:
-    return elem(op.operands[0], "0");
+  case OpKind::Broadcast: {
+    // From a slice (a [M, 1] or [1, N] tile): the element this thread holds for the same
+    // row or column. From a [1] tile: its only element.
+    const Value* src = op.operands[0];
+    if (k_.layouts[size_t(src->layout)].kind == Layout::Kind::Slice)
+      return elem(src, layoutOf(src) + "::from_parent(" + i + ")");
+    return elem(src, "0");
+  }
+  case OpKind::ExpandDims:
+    return elem(op.operands[0], i); // the same elements, one more (unit) dimension
   case OpKind::Binary:
     if (isOperatorToken(op.opcode))
       return "(" + arg(0) + " " + op.opcode + " " + arg(1) + ")";
@@ -337,6 +345,22 @@ void KernelEmitter::emitReduce(const Op& op) {
   const Value* in = op.operands[0];
   const Value* r = op.result;
   std::string L = layoutOf(in), arr = nameOf(in);
+  if (r->type.isTile()) {
+    // One dimension of a rank-2 tile: the result is held in the slice layout.
+    std::string fn = op.opcode == "sum"       ? "tilec::SumOp{}"
+                     : op.opcode == "max"     ? "tilec::MaxOp{}"
+                     : op.opcode == "min"     ? "tilec::MinOp{}"
+                     : op.opcode == "xor_sum" ? "tilec::XorOp{}"
+                                              : combineLambda(op, in->type.cudaElem());
+    std::string T = r->type.cudaElem(), name = nameOf(r), dim = op.attrs[0].str();
+    std::string buf = names_.fresh(name + "_smem");
+    *out_ << "  __shared__ alignas(16) unsigned char " << buf << "[tilec::axis_scratch_bytes<" << L
+          << ", " << dim << ", " << T << ">()];\n";
+    *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
+    *out_ << "  tilec::reduce_axis<" << L << ", " << dim << ">(" << arr << ", " << name << ", "
+          << fn << ", tid, " << buf << ");\n";
+    return;
+  }
   if (op.opcode == "argmax" || op.opcode == "argmin") {
     *out_ << "  const int " << nameOf(r) << " = tilec::arg_reduce_tile<" << L << ", "
           << (op.opcode == "argmax" ? "true" : "false") << ">(" << arr << ", tid, smem);\n";
@@ -565,12 +589,28 @@ std::string KernelEmitter::run() {
   }
   for (size_t i = 0; i < k_.layouts.size(); ++i) {
     const Layout& l = k_.layouts[i];
-    os << "  // " << layoutName(int(i)) << ": a [" << l.shape[0].str()
+    std::string name = layoutName(int(i));
+    if (l.kind == Layout::Kind::Slice) {
+      std::string parent = layoutName(l.parent);
+      os << "  // " << name << ": the " << (l.dim == 1 ? "rows" : "columns") << " of " << parent
+         << " tiles (dimension " << l.dim << " reduced or broadcast)\n";
+      os << "  using " << name << " = tilec::Slice<" << parent << ", " << l.dim << ">;\n";
+      continue;
+    }
+    std::string vec =
+        l.maxVec.isConst() ? l.maxVec.str() : "tilec::vector_width(" + l.maxVec.str() + ")";
+    if (l.shape.size() == 2) {
+      os << "  // " << name << ": a [" << l.shape[0].str() << ", " << l.shape[1].str()
+         << "] tile over THREADS threads, row-major, runs of up to " << l.maxVec.str()
+         << " consecutive elements of a row per thread\n";
+      os << "  using " << name << " = tilec::Blocked2D<" << l.shape[0].str() << ", "
+         << l.shape[1].str() << ", THREADS, " << vec << ">;\n";
+      continue;
+    }
+    os << "  // " << name << ": a [" << l.shape[0].str()
        << "] tile over THREADS threads, runs of up to " << l.maxVec.str()
        << " consecutive elements per thread\n";
-    os << "  using " << layoutName(int(i)) << " = tilec::Blocked1D<" << l.shape[0].str()
-       << ", THREADS, "
-       << (l.maxVec.isConst() ? l.maxVec.str() : "tilec::vector_width(" + l.maxVec.str() + ")")
+    os << "  using " << name << " = tilec::Blocked1D<" << l.shape[0].str() << ", THREADS, " << vec
        << ">;\n";
   }
   if (body.find("tid") != std::string::npos)

@@ -88,8 +88,8 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
         return nullptr;
       t.shape.push_back(*d);
     }
-    if (t.shape.size() != 1) {
-      error(call, "only rank-1 tiles are supported yet");
+    if (t.shape.size() > 2) {
+      error(call, "tiles of rank 3 are not supported by the translator yet");
       return nullptr;
     }
     Value* v = n == "zeros" ? constant(0, *et, call) : castTo(arg(0), *et, call);
@@ -109,6 +109,47 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
       return nullptr;
     Type t = like->type;
     return emit(OpKind::Splat, {v}, t, call)->result;
+  }
+  if (n == "expand_dims") {
+    if (!want(1, 1) || !wantTemplateArgs(1))
+      return nullptr;
+    auto axis = templateArgSym(c.templateArgs[0]);
+    Value* v = arg(0);
+    if (!axis || !v)
+      return nullptr;
+    if (v->type.shape.size() != 1) {
+      error(call, "tl::expand_dims needs a rank-1 tile (rank 3 is not supported yet)");
+      return nullptr;
+    }
+    if (!axis->isConst(0) && !axis->isConst(1)) {
+      error(call, "tl::expand_dims: the axis must be 0 or 1");
+      return nullptr;
+    }
+    Type t = v->type;
+    t.shape.insert(t.shape.begin() + axis->value(), SymExpr(1));
+    Op* op = emit(OpKind::ExpandDims, {v}, t, call);
+    op->attrs = {*axis};
+    return op->result;
+  }
+  if (n == "broadcast_to") {
+    if (!want(1, 1) || c.templateArgs.empty())
+      return nullptr;
+    std::vector<SymExpr> shape;
+    for (auto& a : c.templateArgs) {
+      auto d = templateArgSym(a);
+      if (!d)
+        return nullptr;
+      shape.push_back(*d);
+    }
+    Value* v = arg(0);
+    if (!v)
+      return nullptr;
+    if (v->type.isScalar()) {
+      Type t = v->type;
+      t.shape = shape;
+      return emit(OpKind::Splat, {v}, t, call)->result;
+    }
+    return broadcastTo(v, shape, call);
   }
   if (n == "load") {
     if (!want(1, 3))
@@ -130,8 +171,9 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
         return nullptr;
       }
       if (mask->type.isTile() && !sameShape(mask->type.shape, t.shape)) {
-        error(call->getArg(1), "mask shape " + mask->type.shapeStr() + " differs from " + t.shapeStr());
-        return nullptr;
+        mask = broadcastTo(mask, t.shape, call->getArg(1)); // a [M, 1] mask covers its rows
+        if (!mask)
+          return nullptr;
       }
       ops.push_back(mask);
     }
@@ -156,9 +198,19 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
       return nullptr;
     }
     if (val->type.isTile() && !sameShape(val->type.shape, ptrs->type.shape)) {
-      error(call->getArg(1), "value shape " + val->type.shapeStr() + " differs from " +
-                                 ptrs->type.shapeStr());
-      return nullptr;
+      if (val->type.shape.size() == ptrs->type.shape.size() && ptrs->type.shape.size() == 1) {
+        error(call->getArg(1), "value shape " + val->type.shapeStr() + " differs from " +
+                                   ptrs->type.shapeStr());
+        return nullptr;
+      }
+      val = broadcastTo(val, ptrs->type.shape, call->getArg(1));
+      if (!val)
+        return nullptr;
+    }
+    if (mask && mask->type.isTile() && !sameShape(mask->type.shape, ptrs->type.shape)) {
+      mask = broadcastTo(mask, ptrs->type.shape, call->getArg(2));
+      if (!mask)
+        return nullptr;
     }
     if (val->type.pointer) {
       error(call->getArg(1), "storing pointers is not supported");

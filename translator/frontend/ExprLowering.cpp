@@ -53,28 +53,58 @@ Value* Lowerer::constant(SymExpr value, ElemType t, const Expr* at) {
   return op->result;
 }
 
+Value* Lowerer::broadcastTo(Value* v, const std::vector<SymExpr>& shape, const Expr* at) {
+  if (!v || v->type.isScalar() || sameShape(v->type.shape, shape))
+    return v;
+  // NumPy: a lower-rank tile gains leading unit dimensions.
+  if (v->type.shape.size() == 1 && shape.size() == 2) {
+    Type t = v->type;
+    t.shape = {SymExpr(1), v->type.shape[0]};
+    Op* e = emit(OpKind::ExpandDims, {v}, t, at);
+    e->attrs = {SymExpr(0)};
+    v = e->result;
+  }
+  if (v->type.shape.size() != shape.size()) {
+    error(at, "cannot broadcast a tile of shape " + v->type.shapeStr() + " to rank " +
+                  std::to_string(shape.size()));
+    return nullptr;
+  }
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (!v->type.shape[d].sameAs(shape[d]) && !v->type.shape[d].isConst(1)) {
+      error(at, "cannot broadcast a tile of shape " + v->type.shapeStr() + " to " +
+                    Type{ElemType(), false, false, shape}.shapeStr());
+      return nullptr;
+    }
+  if (sameShape(v->type.shape, shape))
+    return v;
+  Type t = v->type;
+  t.shape = shape;
+  return emit(OpKind::Broadcast, {v}, t, at)->result;
+}
+
 bool Lowerer::broadcastPair(Value*& a, Value*& b, const Expr* at) {
   if (a->type.isScalar() || b->type.isScalar() || sameShape(a->type.shape, b->type.shape))
     return true;
-  auto& sa = a->type.shape;
-  auto& sb = b->type.shape;
-  if (sa.size() == 1 && sb.size() == 1) {
-    auto widen = [&](Value*& v, const std::vector<SymExpr>& to) {
-      Type t = v->type;
-      t.shape = to;
-      v = emit(OpKind::Broadcast, {v}, t, at)->result;
-    };
-    if (sa[0].isConst(1)) {
-      widen(a, sb);
-      return true;
-    }
-    if (sb[0].isConst(1)) {
-      widen(b, sa);
-      return true;
+  auto sa = a->type.shape, sb = b->type.shape;
+  // Leading unit dimensions for the lower rank, then dimension by dimension.
+  while (sa.size() < sb.size())
+    sa.insert(sa.begin(), SymExpr(1));
+  while (sb.size() < sa.size())
+    sb.insert(sb.begin(), SymExpr(1));
+  std::vector<SymExpr> out;
+  for (size_t d = 0; d < sa.size(); ++d) {
+    if (sa[d].sameAs(sb[d]) || sb[d].isConst(1))
+      out.push_back(sa[d]);
+    else if (sa[d].isConst(1))
+      out.push_back(sb[d]);
+    else {
+      error(at, "incompatible tile shapes " + a->type.shapeStr() + " and " + b->type.shapeStr());
+      return false;
     }
   }
-  error(at, "incompatible tile shapes " + a->type.shapeStr() + " and " + b->type.shapeStr());
-  return false;
+  a = broadcastTo(a, out, at);
+  b = broadcastTo(b, out, at);
+  return a && b;
 }
 
 static bool isComparison(const std::string& op) {

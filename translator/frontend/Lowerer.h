@@ -56,6 +56,8 @@ public:
   Value* unary(const std::string& opcode, Value* a, const clang::Expr* at);
   Value* castTo(Value* v, const ElemType& t, const clang::Expr* at);
   Value* constant(SymExpr value, ElemType t, const clang::Expr* at);
+  /// Broadcasts a tile to `shape` (NumPy rules); scalars pass through; null after an error.
+  Value* broadcastTo(Value* v, const std::vector<SymExpr>& shape, const clang::Expr* at);
   /// Makes two operands' shapes agree (size-1 tiles broadcast); null after an error.
   bool broadcastPair(Value*& a, Value*& b, const clang::Expr* at);
   Callee resolveCallee(const clang::Expr* callee);

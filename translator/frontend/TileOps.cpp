@@ -100,9 +100,37 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
     auto flag = templateSym(1, 0); // keep_dims for reductions, reverse for scans
     if (!axis || !flag)
       return nullptr;
-    if (!axis->isConst(0)) {
-      error(call, "tl::" + n + ": rank-1 tiles have only axis 0");
+    size_t rank = t->type.shape.size();
+    bool hasAxis = !c.templateArgs.empty();
+    if (!axis->isConst() || axis->value() < 0 || size_t(axis->value()) >= rank) {
+      error(call, "tl::" + n + ": the axis must be a dimension of the tile (0" +
+                      (rank > 1 ? " or 1" : "") + ")");
       return nullptr;
+    }
+    if (rank == 2 && (!hasAxis || n == "argmax" || n == "argmin" || kScans.count(n))) {
+      error(call, std::string("tl::") + n +
+                      (kScans.count(n) || n == "argmax" || n == "argmin"
+                           ? " on rank-2 tiles is not supported by the translator yet"
+                           : ": reduce rank-2 tiles one axis at a time (tl::" + n + "<1>(t))"));
+      return nullptr;
+    }
+    if (kReductions.count(n) && rank == 2) {
+      ElemType rt = reductionType(n, t->type.elem);
+      Value* in = castTo(t, rt, call);
+      Type resultType{rt, false, false, {t->type.shape[size_t(1 - axis->value())]}};
+      Op* op = emit(OpKind::Reduce, {in}, resultType, call);
+      op->opcode = n;
+      op->attrs = {*axis};
+      if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
+        return nullptr;
+      if (!flag->isConst(0)) { // keep_dims: [M, 1] or [1, N]
+        Type kt = resultType;
+        kt.shape.insert(kt.shape.begin() + axis->value(), SymExpr(1));
+        Op* e = emit(OpKind::ExpandDims, {op->result}, kt, call);
+        e->attrs = {*axis};
+        return e->result;
+      }
+      return op->result;
     }
     if (kReductions.count(n)) {
       if ((n == "xor_sum") && !t->type.elem.isInteger()) {

@@ -21,6 +21,7 @@ const char* opKindName(OpKind k) {
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
   case OpKind::Hint: return "hint";
+  case OpKind::ExpandDims: return "expand_dims";
   case OpKind::Reduce: return "reduce";
   case OpKind::Scan: return "scan";
   case OpKind::Random: return "random";

@@ -35,6 +35,7 @@ enum class OpKind {
   Load,        // operands: ptrs [, mask [, other]]
   Store,       // operands: ptrs, value [, mask]
   Hint,        // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
+  ExpandDims,  // rank-1 [N] -> rank-2 with a 1 inserted at attr[0]
   Reduce,      // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
   Scan,        // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse
   Random,      // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
@@ -101,9 +102,14 @@ struct Op {
 
 /// A layout for tiles of one shape: how a program instance's threads hold its elements
 /// (see templates/tilec/device/layout.cuh).
+/// A layout for tiles: how a program instance's threads hold the elements
+/// (templates/tilec/device/layout.cuh, layout2d.cuh).
 struct Layout {
-  std::vector<SymExpr> shape;
-  SymExpr maxVec = 1; // widest run of consecutive elements one thread holds
+  enum class Kind { Blocked, Slice } kind = Kind::Blocked;
+  std::vector<SymExpr> shape; // Blocked: the tile shape (rank 1 or 2)
+  SymExpr maxVec = 1;         // Blocked: widest run of consecutive elements one thread holds
+  int parent = -1;            // Slice: the rank-2 blocked layout
+  int dim = 0;                // Slice: the dimension of the parent that is reduced / expanded
 };
 
 struct TemplateParam {

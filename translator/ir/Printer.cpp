@@ -77,9 +77,14 @@ std::string printKernel(const Kernel& k) {
   for (size_t i = 0; i < k.templateParams.size(); ++i)
     os << (i ? ", " : "") << k.templateParams[i].cppType << " " << k.templateParams[i].name;
   os << ">\n";
-  for (size_t i = 0; i < k.layouts.size(); ++i)
-    os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, k.layouts[i].shape}.shapeStr()
-       << " max_vec=" << k.layouts[i].maxVec.str() << "\n";
+  for (size_t i = 0; i < k.layouts.size(); ++i) {
+    const Layout& l = k.layouts[i];
+    if (l.kind == Layout::Kind::Slice)
+      os << "  layout #" << i << " slice #" << l.parent << " dim=" << l.dim << "\n";
+    else
+      os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, l.shape}.shapeStr()
+         << " max_vec=" << l.maxVec.str() << "\n";
+  }
   printRegion(os, k.body, "  ");
   return os.str();
 }

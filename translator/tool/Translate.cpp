@@ -73,8 +73,12 @@ public:
     std::string dump;
     std::vector<const Kernel*> ks;
     for (auto& k : kernels) {
-      if (std::string err = runPasses(*k, o_.dumpAfter, dump); !err.empty()) {
-        std::cerr << input.string() << ": error: " << err << "\n";
+      const Op* where = nullptr;
+      if (std::string err = runPasses(*k, o_.dumpAfter, dump, &where); !err.empty()) {
+        if (where && where->loc.isValid())
+          diags.Report(where->loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << err;
+        else
+          std::cerr << input.string() << ": error: " << err << "\n";
         failed_ = true;
         return;
       }

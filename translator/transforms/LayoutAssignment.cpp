@@ -1,44 +1,220 @@
 #include "transforms/LayoutAssignment.h"
 
+#include <map>
+
 namespace tilec {
 
 std::string layoutName(int i) { return "L" + std::to_string(i); }
 
-static SymExpr elemBytes(const ElemType& t) {
+namespace {
+
+SymExpr elemBytes(const ElemType& t) {
   return t.bits() ? SymExpr(t.bits() / 8) : SymExpr::expr(t.sizeofExpr(), true);
 }
 
-// The widest run an access through `ptrs` could use: 16 bytes, within a contiguous run.
-// (A run as long as the tile needs no bound: a thread's run never exceeds the tile.)
-static SymExpr widestRun(const Value* ptrs) {
+/// The widest run an access through `ptrs` could use: 16 bytes, within a contiguous run.
+/// (A run as long as the tile's last dimension needs no bound: runs never exceed it.)
+SymExpr widestRun(const Value* ptrs) {
   SymExpr perVector = SymExpr(16) / elemBytes(ptrs->type.elem);
-  if (ptrs->info.contiguity.sameAs(ptrs->type.shape[0]))
+  if (ptrs->info.contiguity.sameAs(ptrs->type.shape.back()))
     return perVector;
   return symMin(perVector, ptrs->info.contiguity);
 }
 
-static int layoutFor(Kernel& k, const std::vector<SymExpr>& shape) {
-  for (size_t i = 0; i < k.layouts.size(); ++i)
-    if (sameShape(k.layouts[i].shape, shape))
-      return int(i);
-  k.layouts.push_back(Layout{shape, 1});
-  return int(k.layouts.size()) - 1;
+bool isUnitRank2(const Type& t) {
+  return t.shape.size() == 2 && (t.shape[0].isConst(1) || t.shape[1].isConst(1));
 }
 
-void runLayoutAssignment(Kernel& k) {
-  // One layout per shape, in order of first appearance (deterministic names).
-  for (auto& v : k.values)
-    if (v->type.isTile())
-      v->layout = layoutFor(k, v->type.shape);
+/// Union-find over value ids.
+struct Groups {
+  std::map<int, int> parent;
+  int find(int v) {
+    auto it = parent.find(v);
+    if (it == parent.end() || it->second == v)
+      return v;
+    return it->second = find(it->second);
+  }
+  void unite(int a, int b) {
+    a = find(a), b = find(b);
+    if (a != b)
+      parent[std::max(a, b)] = std::min(a, b); // smaller id is the root: deterministic
+  }
+};
 
-  // The widest run a thread should hold: what the widest access of the shape can use.
-  std::vector<bool> seen(k.layouts.size(), false);
-  walk(k, [&](const Op& cop) {
-    const Op* op = &cop;
-    if (op->kind != OpKind::Load && op->kind != OpKind::Store)
+bool sharesLayout(OpKind k) {
+  switch (k) {
+  case OpKind::Binary:
+  case OpKind::Unary:
+  case OpKind::Ternary:
+  case OpKind::Select:
+  case OpKind::Cast:
+  case OpKind::Bitcast:
+  case OpKind::AddPtr:
+  case OpKind::Hint:
+  case OpKind::Random:
+  case OpKind::Load:
+  case OpKind::Store:
+  case OpKind::Atomic:
+  case OpKind::ExpandDims:
+  case OpKind::Scan:
+    return true;
+  default:
+    return false;
+  }
+}
+
+class Assigner {
+public:
+  explicit Assigner(Kernel& k) : k_(k) {}
+  std::string run(const Op** where);
+
+private:
+  Kernel& k_;
+  Groups g_;
+  std::map<int, int> groupLayout_; // group root -> layout index
+  const Op* conflictAt_ = nullptr;
+
+  int blocked(const std::vector<SymExpr>& shape) {
+    for (size_t i = 0; i < k_.layouts.size(); ++i)
+      if (k_.layouts[i].kind == Layout::Kind::Blocked && sameShape(k_.layouts[i].shape, shape))
+        return int(i);
+    Layout l;
+    l.shape = shape;
+    k_.layouts.push_back(l);
+    return int(k_.layouts.size()) - 1;
+  }
+  int slice(int parent, int dim) {
+    for (size_t i = 0; i < k_.layouts.size(); ++i)
+      if (k_.layouts[i].kind == Layout::Kind::Slice && k_.layouts[i].parent == parent &&
+          k_.layouts[i].dim == dim)
+        return int(i);
+    Layout l;
+    l.kind = Layout::Kind::Slice;
+    l.parent = parent;
+    l.dim = dim;
+    l.shape = {k_.layouts[size_t(parent)].shape[size_t(1 - dim)]};
+    k_.layouts.push_back(l);
+    return int(k_.layouts.size()) - 1;
+  }
+  /// Gives `v`'s group layout `l`; false (and the op is remembered) on a conflict.
+  bool demand(const Value* v, int l, const Op& at) {
+    int root = g_.find(v->id);
+    auto it = groupLayout_.find(root);
+    if (it == groupLayout_.end()) {
+      groupLayout_[root] = l;
+      return true;
+    }
+    if (it->second == l)
+      return true;
+    conflictAt_ = &at;
+    return false;
+  }
+  int layoutOf(const Value* v) {
+    auto it = groupLayout_.find(g_.find(v->id));
+    return it == groupLayout_.end() ? -1 : it->second;
+  }
+};
+
+std::string Assigner::run(const Op** where) {
+  // 1. Group the values that must share a layout.
+  walk(k_, [&](const Op& op) {
+    const Value* r = op.result;
+    if (!sharesLayout(op.kind))
       return;
-    Value* ptrs = op->operands[0];
-    if (ptrs->type.isScalar())
+    const Value* first = r && r->type.isTile() ? r : nullptr;
+    for (const Value* v : op.operands) {
+      if (!v->type.isTile())
+        continue;
+      if (!first)
+        first = v;
+      else
+        g_.unite(first->id, v->id);
+    }
+  });
+  // Carried values share a layout with their inits, region arguments and yields.
+  walk(k_, [&](const Op& op) {
+    if (op.kind != OpKind::For && op.kind != OpKind::If)
+      return;
+    size_t firstInit = op.kind == OpKind::For ? 3 : (op.constexprCond.empty() ? 1 : 0);
+    size_t firstArg = op.kind == OpKind::For ? 1 : 0;
+    for (size_t i = 0; i < op.results.size(); ++i) {
+      if (!op.results[i]->type.isTile())
+        continue;
+      g_.unite(op.results[i]->id, op.operands[firstInit + i]->id);
+      for (auto& r : op.regions) {
+        if (r->args.size() > firstArg + i)
+          g_.unite(op.results[i]->id, r->args[firstArg + i]->id);
+        g_.unite(op.results[i]->id, r->yields[i]->id);
+      }
+    }
+  });
+
+  // 2. Anchors: rank-2 tiles without a unit dimension get the blocked layout of their shape.
+  for (auto& v : k_.values)
+    if (v->type.shape.size() == 2 && !isUnitRank2(v->type))
+      groupLayout_.emplace(g_.find(v->id), blocked(v->type.shape));
+
+  // 3. Slices: reductions of a P tile, and unit tiles broadcast into P. Repeated until nothing
+  //    changes, since a slice can feed another broadcast.
+  for (bool changed = true; changed;) {
+    changed = false;
+    bool ok = true;
+    walk(k_, [&](const Op& op) {
+      if (!ok)
+        return;
+      if (op.kind == OpKind::Reduce && op.operands[0]->type.shape.size() == 2 && op.result &&
+          op.result->type.isTile()) {
+        int p = layoutOf(op.operands[0]);
+        if (p >= 0 && layoutOf(op.result) < 0) {
+          ok = demand(op.result, slice(p, int(op.attrs[0].value())), op);
+          changed = true;
+        }
+      }
+      if (op.kind == OpKind::Broadcast && isUnitRank2(op.operands[0]->type) &&
+          !isUnitRank2(op.result->type)) {
+        int p = layoutOf(op.result);
+        int dim = op.operands[0]->type.shape[0].isConst(1) ? 0 : 1;
+        if (p >= 0 && layoutOf(op.operands[0]) < 0) {
+          ok = demand(op.operands[0], slice(p, dim), op);
+          changed = true;
+        } else if (p >= 0 && layoutOf(op.operands[0]) != slice(p, dim)) {
+          conflictAt_ = &op;
+          ok = false;
+        }
+      }
+    });
+    if (!ok) {
+      if (where)
+        *where = conflictAt_;
+      return "this tile would need a layout conversion (a value used both along rows and "
+             "along columns, or in two different tiles), which the translator does not do yet";
+    }
+  }
+
+  // 4. Everything else: blocked layouts by shape.
+  for (auto& v : k_.values)
+    if (v->type.isTile() && layoutOf(v.get()) < 0)
+      groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
+  for (auto& v : k_.values)
+    if (v->type.isTile())
+      v->layout = layoutOf(v.get());
+  return "";
+}
+
+} // namespace
+
+std::string runLayoutAssignment(Kernel& k, const Op** where) {
+  std::string err = Assigner(k).run(where);
+  if (!err.empty())
+    return err;
+
+  // The widest run a thread should hold: what the widest access of the layout can use.
+  std::vector<bool> seen(k.layouts.size(), false);
+  walk(k, [&](const Op& op) {
+    if (op.kind != OpKind::Load && op.kind != OpKind::Store && op.kind != OpKind::Atomic)
+      return;
+    Value* ptrs = op.operands[0];
+    if (ptrs->type.isScalar() || k.layouts[size_t(ptrs->layout)].kind != Layout::Kind::Blocked)
       return;
     Layout& l = k.layouts[size_t(ptrs->layout)];
     SymExpr want = widestRun(ptrs);
@@ -58,10 +234,13 @@ void runLayoutAssignment(Kernel& k) {
     SymExpr vec = SymExpr::expr(layoutName(ptrs->layout) + "::VEC", true);
     // VEC is at most the layout's widest run; bound it by this access's own when narrower.
     const Layout& l = k.layouts[size_t(ptrs->layout)];
-    SymExpr w = l.maxVec.sameAs(widestRun(ptrs)) ? vec : symMin(vec, widestRun(ptrs));
+    SymExpr w = l.kind == Layout::Kind::Blocked && l.maxVec.sameAs(widestRun(ptrs))
+                    ? vec
+                    : symMin(vec, widestRun(ptrs));
     w = symMin(w, ptrs->info.divisibility / bytes);
     op->accessWidth = w;
   });
+  return "";
 }
 
 } // namespace tilec

@@ -1,23 +1,32 @@
 // Layout assignment: decides how each tile is spread over a program instance's threads and
 // how wide each global access is.
 //
-// Every rank-1 shape gets one blocked layout (templates/tilec/device/layout.cuh): each thread
-// holds runs of VEC consecutive elements. VEC is the widest 16-byte vector any access of that
-// shape can use. Each load/store then gets its access width, the largest power of two that
-// divides VEC, fits 16 bytes, stays inside a contiguous run and respects the address
-// alignment from AxisInfo.
+// Values that an elementwise op, a load or a store combines must share a layout, so they are
+// grouped (union-find). Each group then gets:
+//   - a blocked layout for its shape if it holds rank-2 tiles (Blocked2D) — the anchors;
+//   - the slice of a blocked layout P along dimension d if it holds the result of reducing
+//     dimension d of a P tile, or a [M, 1] / [1, N] tile that broadcasts into P (and, through
+//     expand_dims, the rank-1 tile it came from): broadcasting back is then a register read;
+//   - otherwise a rank-1 blocked layout (Blocked1D) for its shape.
+// A blocked layout's run length VEC is the widest 16-byte vector its loads and stores can use.
+// Each load/store then gets its access width: the largest power of two that divides VEC, fits
+// 16 bytes, stays inside a contiguous run and respects the alignment AxisInfo proved.
 //
 //   before:  %9 = load %8:ptrs, %7:mask : tile<float, BLOCK>
-//   after:   %9 = load ... #0  {width=cmin(L0::VEC, cmin(4, gcd(...) / 4)) ...}
+//   after:   %9 = load ... #0  {width=cmin(L0::VEC, gcd(...) / 4)}
 #pragma once
 
 #include "ir/IR.h"
+
+#include <string>
 
 namespace tilec {
 
 /// The C++ name of layout `i` in generated code ("L0").
 std::string layoutName(int i);
 
-void runLayoutAssignment(Kernel& k);
+/// Assigns layouts; returns "" or a description of a tile that would need a layout
+/// conversion (not supported yet), with `where` set to the op concerned.
+std::string runLayoutAssignment(Kernel& k, const Op** where = nullptr);
 
 } // namespace tilec

@@ -1,0 +1,104 @@
+// reduce_axis.cuh: reduce one dimension of a rank-2 tile (Blocked2D) into its Slice.
+//
+// In three steps, as far as each is needed: inside a thread (the elements it holds along the
+// reduced dimension), across the lanes of a warp that share the kept coordinate (xor
+// shuffles), across warps (through shared memory). Every thread ends with the full result for
+// each kept coordinate it covers, which is the Slice layout's promise.
+#pragma once
+
+#include <tilec/device/layout2d.cuh>
+
+namespace tilec {
+
+/// Shared memory reduce_axis<P, DIM> needs for elements of type T (at least 16 bytes).
+template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scratch_bytes() {
+  long long bytes = DIM == 1 ? (long long)P::W1 * P::R0 * P::ROWS_PER_PASS * sizeof(T)
+                             : (long long)P::W0 * P::COLS * sizeof(T);
+  return int(cmax(16, bytes));
+}
+
+/// out[j] (j < Slice<P, DIM>::ELEMS) = op-reduction of the P tile `v` along DIM, for the
+/// coordinate of the kept dimension that slice element j stands for. All threads of the block
+/// must call it; it synchronizes the block when warps must combine, and leaves `smem`
+/// (axis_scratch_bytes<P, DIM, T>() bytes) free again.
+template <class P, int DIM, class T, class Op>
+__device__ inline void reduce_axis(const T* v, T* out, Op op, int tid, unsigned char* smem) {
+  static_assert(DIM == 0 || DIM == 1, "rank-2 tiles have dimensions 0 and 1");
+  constexpr int PER_ROW = P::VEC * P::R1; // elements of one row held by a thread
+  const int lane = tid % 32, warp = tid / 32;
+  T* buf = reinterpret_cast<T*>(smem);
+  if constexpr (DIM == 1) {
+#pragma unroll
+    for (int j = 0; j < P::R0; ++j) {
+      T acc = v[j * PER_ROW];
+#pragma unroll
+      for (int k = 1; k < PER_ROW; ++k)
+        acc = op(acc, v[j * PER_ROW + k]);
+      // Lanes of one row differ in lane % TW1.
+#pragma unroll
+      for (int off = P::TW1 / 2; off > 0; off /= 2)
+        acc = op(acc, __shfl_xor_sync(0xffffffffu, acc, off));
+      out[j] = acc;
+    }
+    if constexpr (P::W1 > 1) {
+      constexpr int SLOTS = P::R0 * P::ROWS_PER_PASS; // one per row slot of a warp column
+      const int wc = warp % P::W1;
+      if (lane % P::TW1 == 0)
+#pragma unroll
+        for (int j = 0; j < P::R0; ++j)
+          buf[wc * SLOTS + j * P::ROWS_PER_PASS + P::trow(tid)] = out[j];
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < P::R0; ++j) {
+        const int slot = j * P::ROWS_PER_PASS + P::trow(tid);
+        T acc = buf[slot];
+#pragma unroll
+        for (int w = 1; w < P::W1; ++w)
+          acc = op(acc, buf[w * SLOTS + slot]);
+        out[j] = acc;
+      }
+      __syncthreads();
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < PER_ROW; ++j) {
+      T acc = v[j];
+#pragma unroll
+      for (int r = 1; r < P::R0; ++r)
+        acc = op(acc, v[r * PER_ROW + j]);
+      // Lanes of one column differ in lane / TW1; with copied rows (M < rows per pass) only
+      // aligned groups of M rows are combined, each group holding every row once.
+      constexpr int LANE_ROWS = int(cmin(P::TW0, P::ROWS));
+#pragma unroll
+      for (int s = LANE_ROWS / 2; s > 0; s /= 2)
+        acc = op(acc, __shfl_xor_sync(0xffffffffu, acc, s * P::TW1));
+      out[j] = acc;
+    }
+    // Warp rows that hold different rows of the tile.
+    constexpr int GROUP = P::ROWS >= P::ROWS_PER_PASS ? P::W0
+                          : P::ROWS > P::TW0          ? P::ROWS / P::TW0
+                                                      : 1;
+    if constexpr (GROUP > 1) {
+      const int wr = warp / P::W1;
+      const int slot0 = P::tcol(tid) * P::VEC; // first column slot of this thread's runs
+      if (lane / P::TW1 == 0)
+#pragma unroll
+        for (int j = 0; j < PER_ROW; ++j)
+          buf[wr * P::COLS + (j / P::VEC) * P::COLS_PER_PASS + slot0 + j % P::VEC] = out[j];
+      __syncthreads();
+      const int base = wr - wr % GROUP;
+#pragma unroll
+      for (int j = 0; j < PER_ROW; ++j) {
+        const int slot = (j / P::VEC) * P::COLS_PER_PASS + slot0 + j % P::VEC;
+        T acc = buf[base * P::COLS + slot];
+#pragma unroll
+        for (int g = 1; g < GROUP; ++g)
+          acc = op(acc, buf[(base + g) * P::COLS + slot]);
+        out[j] = acc;
+      }
+      __syncthreads();
+    }
+  }
+}
+
+} // namespace tilec

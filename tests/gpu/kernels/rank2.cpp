@@ -1,0 +1,19 @@
+// Rank-2 tiles: 2-D pointer arithmetic with expand_dims, masks that broadcast, reductions
+// along each axis, and a reduced row broadcast back into the tile.
+#include <tilec/tl.h>
+
+// For rows [pid * BM, pid * BM + BM): row_sum[r] = sum_c x[r][c] and, per block of rows,
+// col_max[pid][c] = max_r (x[r][c] - row_sum[r]).
+template <int BM, int BN>
+TILEC_KERNEL void row_sums_col_max(const float* x, float* row_sum, float* col_max, int m, int n,
+                                   int stride) {
+  int pid = tl::program_id(0);
+  auto rows = pid * BM + tl::arange<0, BM>();
+  auto cols = tl::arange<0, BN>();
+  auto mask = (tl::expand_dims<1>(rows) < m) && (tl::expand_dims<0>(cols) < n);
+  auto v = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
+  auto s = tl::sum<1>(v);
+  tl::store(row_sum + rows, s, rows < m);
+  auto shifted = tl::where(mask, v - tl::expand_dims<1>(s), -INFINITY);
+  tl::store(col_max + pid * n + cols, tl::max<0>(shifted), cols < n);
+}

@@ -1,0 +1,60 @@
+// Rank-2 tiles on the GPU against a CPU reference, at shapes that are not multiples of the
+// block and with layouts where rows repeat across threads (BM smaller than the rows a pass
+// of the block covers).
+#include "device_buffer.h"
+#include "rank2.tilec.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace {
+
+template <int BM, int BN> void check(int m, int n, int num_warps) {
+  std::mt19937 rng(m * 7919 + n);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  const int stride = n + 3;
+  std::vector<float> x(size_t(m) * stride);
+  for (float& v : x)
+    v = dist(rng);
+  const int blocks = (m + BM - 1) / BM;
+  tilec_test::DeviceBuffer dx(x.size() * sizeof(float));
+  tilec_test::DeviceBuffer dsum(size_t(m) * sizeof(float));
+  tilec_test::DeviceBuffer dmax(size_t(blocks) * n * sizeof(float));
+  dx.upload(x);
+  dsum.fill(0xff); // NaN: every element must be written
+  dmax.fill(0xff);
+  row_sums_col_max<BM, BN>(tilec::Grid{uint32_t(blocks)}, nullptr, dx.as<float>(),
+                           dsum.as<float>(), dmax.as<float>(), m, n, stride,
+                           {.num_warps = num_warps});
+  tilec_test::synchronize();
+  std::vector<float> sums = dsum.download<float>(), maxes = dmax.download<float>();
+  std::vector<double> ref(m);
+  for (int r = 0; r < m; ++r) {
+    for (int c = 0; c < n; ++c)
+      ref[r] += x[size_t(r) * stride + c];
+    ASSERT_NEAR(sums[r], ref[r], 1e-4 * (1 + std::fabs(ref[r])))
+        << "row " << r << " m=" << m << " n=" << n << " warps=" << num_warps;
+  }
+  for (int b = 0; b < blocks; ++b)
+    for (int c = 0; c < n; ++c) {
+      double best = -INFINITY;
+      for (int r = b * BM; r < std::min(m, b * BM + BM); ++r)
+        best = std::max(best, double(x[size_t(r) * stride + c]) - ref[r]);
+      ASSERT_NEAR(maxes[size_t(b) * n + c], best, 1e-4 * (1 + std::fabs(best)))
+          << "block " << b << " col " << c << " m=" << m << " n=" << n;
+    }
+}
+
+TEST(GpuRank2, RowSumsAndColumnMaxima) {
+  std::string why;
+  if (!tilec::gpu_available(&why))
+    GTEST_SKIP() << "no GPU: " << why;
+  check<32, 128>(1000, 100, 4);  // rows split over warps, columns over lanes
+  check<64, 256>(77, 256, 8);    // warps along rows too (W1 > 1)
+  check<4, 64>(37, 61, 4);       // rows repeat across threads (4 < rows per pass)
+  check<16, 1024>(50, 1000, 16); // wide rows
+}
+
+} // namespace
