@@ -40,4 +40,34 @@ double now_s() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
+size_t buffer_sets(size_t bytes) {
+  int l2 = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  return bytes < 2 * size_t(l2) ? (4 * size_t(l2) + bytes - 1) / bytes : 1;
+}
+
+double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup, int reps) {
+  int i = 0;
+  for (; i < warmup; ++i)
+    run(i);
+  std::vector<cudaEvent_t> ev(2 * reps);
+  for (cudaEvent_t &e : ev)
+    CHECK_CUDA(cudaEventCreate(&e));
+  for (int r = 0; r < reps; ++r, ++i) {
+    CHECK_CUDA(cudaEventRecord(ev[2 * r], s));
+    run(i);
+    CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], s));
+  }
+  CHECK_CUDA(cudaStreamSynchronize(s));
+  std::vector<double> ms(reps);
+  for (int r = 0; r < reps; ++r) {
+    float t = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&t, ev[2 * r], ev[2 * r + 1]));
+    ms[r] = t;
+  }
+  for (cudaEvent_t e : ev)
+    CHECK_CUDA(cudaEventDestroy(e));
+  return median(ms);
+}
+
 } // namespace bench

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,5 +36,14 @@ double median(std::vector<double> samples);
 
 /// Seconds on a monotonic clock.
 double now_s();
+
+/// How many copies of a problem that moves `bytes` to rotate through so that it is not
+/// served from L2 (1 when it is well above the L2 size).
+size_t buffer_sets(size_t bytes);
+
+/// Median of `reps` cudaEvent timings (ms) of run(i) on stream `s`, after `warmup` calls;
+/// i counts up from 0 across all calls (for rotating buffers).
+double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup = 10,
+                 int reps = 50);
 
 } // namespace bench

@@ -54,8 +54,21 @@ step "memcheck vector_add_aot" "$OUT/memcheck.log" \
   compute-sanitizer --tool memcheck --error-exitcode 1 "$example/vector_add_aot" --gpu --small \
   --expect-aot
 
-bench_tilec() { "$BUILD/bench/bench_vector_add" >"$OUT/bench_tilec.jsonl"; }
-bench_triton() { PYTHONUNBUFFERED=1 python3 "$ROOT/bench/triton_torch.py" >"$OUT/bench_triton_torch.jsonl"; }
+bench_tilec() {
+  "$BUILD/bench/bench_vector_add" >"$OUT/bench_tilec.jsonl"
+  local rc=$?
+  # Appended: one JSON-lines file per provider keeps $OUT's file count low.
+  "$BUILD/bench/bench_softmax" >>"$OUT/bench_tilec.jsonl" || rc=1
+  "$BUILD/bench/bench_layer_norm" >>"$OUT/bench_tilec.jsonl" || rc=1
+  return $rc
+}
+bench_triton() {
+  local py="env PYTHONUNBUFFERED=1 python3" rc=0
+  $py "$ROOT/bench/triton_torch.py" >"$OUT/bench_triton_torch.jsonl" || rc=1
+  $py "$ROOT/bench/peers/softmax.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
+  $py "$ROOT/bench/peers/layer_norm.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
+  return $rc
+}
 step "bench tilec" "$OUT/bench.log" bench_tilec
 step "bench triton+torch" "$OUT/bench.log" bench_triton
 

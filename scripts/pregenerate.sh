@@ -19,6 +19,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # Stems must be unique: the folder is flat.
 KERNELS=(
   'examples/vector_add/vector_add.cpp add_kernel<1024>:4:3 add_kernel_t<tl::half,2048>:8:3'
+  'examples/softmax/softmax.cpp'
+  'examples/layer_norm/layer_norm.cpp'
+  'examples/dropout/dropout.cpp'
 )
 # Kernel sources of tests that launch on a GPU: every .cpp under these folders that defines a
 # TILEC_KERNEL is translated as well.

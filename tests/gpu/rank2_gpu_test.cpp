@@ -57,4 +57,31 @@ TEST(GpuRank2, RowSumsAndColumnMaxima) {
   check<16, 1024>(50, 1000, 16); // wide rows
 }
 
+template <int B> void check_grid_index(int num_warps) {
+  tilec_test::DeviceBuffer dout(sizeof(int) * B * B);
+  tilec_test::DeviceBuffer dtotal(sizeof(float));
+  dout.fill(0xff);
+  dtotal.fill(0xff);
+  grid_index<B>(tilec::Grid{1}, nullptr, dout.as<int>(), dtotal.as<float>(),
+                {.num_warps = num_warps});
+  tilec_test::synchronize();
+  std::vector<int> out = dout.download<int>();
+  double total = 0;
+  for (int r = 0; r < B; ++r)
+    for (int c = 0; c < B; ++c) {
+      ASSERT_EQ(out[size_t(r) * B + c], r * 1000 + c) << "B=" << B << " r=" << r << " c=" << c;
+      total += r * 1000 + c;
+    }
+  EXPECT_NEAR(dtotal.download<float>()[0], total, 1e-5 * total) << "B=" << B;
+}
+
+TEST(GpuRank2, LayoutConversionAndSliceReduction) {
+  std::string why;
+  if (!tilec::gpu_available(&why))
+    GTEST_SKIP() << "no GPU: " << why;
+  check_grid_index<16>(4);
+  check_grid_index<64>(4);
+  check_grid_index<128>(8);
+}
+
 } // namespace

@@ -24,6 +24,30 @@ void reject() {
   auto r = tl::bitcast<int64_t>(f4);
 #elif defined(REJECT_TILE_DIMS)
   tl::tile<float, 6> r;
+#elif defined(REJECT_AXIS)
+  auto r = tl::sum<1>(f4);
+#elif defined(REJECT_RESHAPE)
+  auto r = tl::reshape<2, 4>(f4);
+#elif defined(REJECT_BROADCAST_TO)
+  auto r = tl::broadcast_to<4, 8>(f4);
+#elif defined(REJECT_PERMUTE)
+  auto r = tl::permute<0, 0>(tl::zeros<float, 2, 2>());
+#elif defined(REJECT_TRANS_RANK3)
+  auto r = tl::trans(tl::zeros<float, 2, 2, 2>());
+#elif defined(REJECT_SPLIT)
+  auto r = tl::split(f4);
+#elif defined(REJECT_JOIN_TYPES)
+  auto r = tl::join(f4, i4);
+#elif defined(REJECT_XOR_FLOAT)
+  auto r = tl::xor_sum(f4);
+#elif defined(REJECT_RAND_OFFSETS)
+  auto r = tl::rand(1, tl::zeros<int64_t, 4>());
+#elif defined(REJECT_RAND_SEED)
+  auto r = tl::rand(1.5f, i4);
+#elif defined(REJECT_ATOMIC_CONST)
+  auto r = tl::atomic_add(cp + i4, 1.0f);
+#elif defined(REJECT_ATOMIC_TYPE)
+  auto r = tl::atomic_max(static_cast<double *>(nullptr), 1.0);
 #else
   int r = 0;
 #endif

@@ -101,12 +101,14 @@ void KernelEmitter::decideMaterialization() {
       bool named = !r->name.empty();
       bool needsStatement = op->kind == OpKind::Load || op->kind == OpKind::ProgramId ||
                             op->kind == OpKind::NumPrograms || op->kind == OpKind::Reduce ||
-                            op->kind == OpKind::Scan || op->kind == OpKind::Atomic;
+                            op->kind == OpKind::Scan || op->kind == OpKind::Atomic ||
+                            op->kind == OpKind::ConvertLayout;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
-    // Reductions read their operand as an array.
-    if (op->kind == OpKind::Reduce && op->operands[0]->def &&
+    // Reductions and conversions read their operand as an array.
+    if ((op->kind == OpKind::Reduce || op->kind == OpKind::ConvertLayout) &&
+        op->operands[0]->def &&
         op->operands[0]->def->kind != OpKind::Param)
       arrays_.insert(op->operands[0]->id);
     if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || op->kind == OpKind::Scan ||
@@ -299,6 +301,21 @@ void KernelEmitter::emitOp(const Op& op) {
   }
   if (op.kind == OpKind::Reduce)
     return emitReduce(op);
+  if (op.kind == OpKind::ConvertLayout) {
+    comment(op);
+    const Value* in = op.operands[0];
+    const Value* r = op.result;
+    std::string T = r->type.cudaElem(), name = nameOf(r), from = layoutOf(in), to = layoutOf(r);
+    std::string buf = names_.fresh(name + "_smem");
+    *out_ << "  // " << nameOf(in) << " moved from layout " << from << " to " << to
+          << " through shared memory\n";
+    *out_ << "  __shared__ alignas(16) unsigned char " << buf << "[" << from << "::TILE_SIZE * sizeof("
+          << T << ")];\n";
+    *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
+    *out_ << "  tilec::convert_layout<" << from << ", " << to << ">(" << nameOf(in) << ", " << name
+          << ", tid, " << buf << ");\n";
+    return;
+  }
   if (op.kind == OpKind::Scan)
     return emitScan(op);
   if (op.kind == OpKind::Atomic)
@@ -362,8 +379,10 @@ void KernelEmitter::emitReduce(const Op& op) {
     return;
   }
   if (op.opcode == "argmax" || op.opcode == "argmin") {
+    // NaNs are ignored, as by tl::max / tl::min (and the interpreter).
     *out_ << "  const int " << nameOf(r) << " = tilec::arg_reduce_tile<" << L << ", "
-          << (op.opcode == "argmax" ? "true" : "false") << ">(" << arr << ", tid, smem);\n";
+          << (op.opcode == "argmax" ? "true" : "false") << ", " << in->type.cudaElem()
+          << ", /*NAN_WINS=*/false>(" << arr << ", tid, smem);\n";
     return;
   }
   std::string fn = op.opcode == "sum"       ? "tilec::SumOp{}"

@@ -21,15 +21,31 @@ const std::set<std::string> kRandom = {"rand", "randn", "randint"};
 const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min", "atomic_xchg",
                                         "atomic_cas"};
 
-/// The type a reduction accumulates and returns (Triton: narrow integers and bool sum in
-/// int32; argmax/argmin give int32 indices; everything else keeps its type).
+/// The type a reduction accumulates and returns, as the interpreter (Triton's rules):
+/// sums of integers narrower than 32 bits widen to 32 bits keeping their signedness (bool is
+/// unsigned); max/min widen 16-bit floats to float and narrow integers to int32; argmax/argmin
+/// give int32 indices; xor_sum and custom reductions keep the type.
 ElemType reductionType(const std::string& op, const ElemType& in) {
   if (op == "argmax" || op == "argmin")
     return ElemType::known(ScalarKind::I32);
-  if ((op == "sum" || op == "xor_sum") && in.isKnown() &&
-      (in.is(ScalarKind::Bool) || (in.isInteger() && in.bits() < 32)))
-    return ElemType::known(ScalarKind::I32);
+  if (!in.isKnown())
+    return in;
+  bool narrowInt = (in.isInteger() || in.is(ScalarKind::Bool)) && in.bits() < 32;
+  if (op == "sum" && narrowInt)
+    return ElemType::known(in.isSigned() ? ScalarKind::I32 : ScalarKind::U32);
+  if (op == "max" || op == "min") {
+    if (in.is(ScalarKind::F16) || in.is(ScalarKind::BF16))
+      return ElemType::known(ScalarKind::F32);
+    if (narrowInt)
+      return ElemType::known(ScalarKind::I32);
+  }
   return in;
+}
+
+/// Scans: cumsum as sum (bfloat16 accumulating in float), cumprod bfloat16 in float.
+ElemType scanType(const std::string& op, const ElemType& in) {
+  ElemType t = in.is(ScalarKind::BF16) ? ElemType::known(ScalarKind::F32) : in;
+  return op == "cumsum" ? reductionType("sum", t) : t;
 }
 } // namespace
 
@@ -149,7 +165,7 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
             ->result;
       return op->result;
     }
-    Value* in = n == "cumsum" ? castTo(t, reductionType("sum", t->type.elem), call) : t;
+    Value* in = n == "associative_scan" ? t : castTo(t, scanType(n, t->type.elem), call);
     Op* op = emit(OpKind::Scan, {in}, in->type, call);
     op->opcode = n;
     op->attrs = {*flag};

@@ -22,6 +22,7 @@ const char* opKindName(OpKind k) {
   case OpKind::Store: return "store";
   case OpKind::Hint: return "hint";
   case OpKind::ExpandDims: return "expand_dims";
+  case OpKind::ConvertLayout: return "convert_layout";
   case OpKind::Reduce: return "reduce";
   case OpKind::Scan: return "scan";
   case OpKind::Random: return "random";
@@ -55,6 +56,41 @@ Op* Kernel::append(OpKind kind, std::vector<Value*> operands, Type resultType, b
     op->result->def = op;
   }
   return op;
+}
+
+static bool insertInto(Region& r, Op* user, std::unique_ptr<Op>& op) {
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    if (r.ops[i].get() == user) {
+      r.ops.insert(r.ops.begin() + long(i), std::move(op));
+      return true;
+    }
+    for (auto& sub : r.ops[i]->regions)
+      if (insertInto(*sub, user, op))
+        return true;
+  }
+  return false;
+}
+
+Value* Kernel::convertBefore(Op* user, Value* v, int layout) {
+  auto op = std::make_unique<Op>();
+  op->kind = OpKind::ConvertLayout;
+  op->operands = {v};
+  op->loc = user->loc;
+  op->line = user->line;
+  op->result = newValue(v->type);
+  op->result->def = op.get();
+  op->result->layout = layout;
+  op->result->info = v->info;
+  op->result->uses = 1;
+  Value* out = op->result;
+  if (!insertInto(body, user, op))
+    return v;
+  for (Value*& operand : user->operands)
+    if (operand == v) {
+      operand = out;
+      break;
+    }
+  return out;
 }
 
 } // namespace tilec

@@ -36,6 +36,7 @@ enum class OpKind {
   Store,       // operands: ptrs, value [, mask]
   Hint,        // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
   ExpandDims,  // rank-1 [N] -> rank-2 with a 1 inserted at attr[0]
+  ConvertLayout, // the same rank-1 tile in another layout (through shared memory)
   Reduce,      // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
   Scan,        // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse
   Random,      // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
@@ -137,6 +138,8 @@ struct Kernel {
   Value* newValue(Type t, std::string name = "");
   Op* append(OpKind kind, std::vector<Value*> operands, Type resultType, bool hasResult = true);
   Region& current() { return insertion.empty() ? body : *insertion.back(); }
+  /// Inserts a ConvertLayout of `v` right before `user` and makes `user` read it instead.
+  Value* convertBefore(Op* user, Value* v, int layout);
 };
 
 /// Visits every op in program order, nested regions right after their op.

@@ -55,8 +55,6 @@ bool sharesLayout(OpKind k) {
   case OpKind::Load:
   case OpKind::Store:
   case OpKind::Atomic:
-  case OpKind::ExpandDims:
-  case OpKind::Scan:
     return true;
   default:
     return false;
@@ -73,6 +71,7 @@ private:
   Groups g_;
   std::map<int, int> groupLayout_; // group root -> layout index
   const Op* conflictAt_ = nullptr;
+  bool defaultsDone_ = false;
 
   int blocked(const std::vector<SymExpr>& shape) {
     for (size_t i = 0; i < k_.layouts.size(); ++i)
@@ -154,50 +153,99 @@ std::string Assigner::run(const Op** where) {
     if (v->type.shape.size() == 2 && !isUnitRank2(v->type))
       groupLayout_.emplace(g_.find(v->id), blocked(v->type.shape));
 
-  // 3. Slices: reductions of a P tile, and unit tiles broadcast into P. Repeated until nothing
-  //    changes, since a slice can feed another broadcast.
-  for (bool changed = true; changed;) {
-    changed = false;
-    bool ok = true;
-    walk(k_, [&](const Op& op) {
-      if (!ok)
-        return;
-      if (op.kind == OpKind::Reduce && op.operands[0]->type.shape.size() == 2 && op.result &&
-          op.result->type.isTile()) {
-        int p = layoutOf(op.operands[0]);
-        if (p >= 0 && layoutOf(op.result) < 0) {
-          ok = demand(op.result, slice(p, int(op.attrs[0].value())), op);
-          changed = true;
+  // 3. Slices: reductions of a P tile, unit tiles broadcast into P, and through expand_dims
+  //    the rank-1 tiles they came from. Repeated until nothing changes.
+  std::string err;
+  auto propagate = [&]() {
+    for (bool changed = true; changed && err.empty();) {
+      changed = false;
+      walk(k_, [&](const Op& op) {
+        if (!err.empty())
+          return;
+        if (op.kind == OpKind::Reduce && op.result && op.result->type.isTile()) {
+          int p = layoutOf(op.operands[0]);
+          if (p >= 0 && layoutOf(op.result) < 0) {
+            groupLayout_[g_.find(op.result->id)] = slice(p, int(op.attrs[0].value()));
+            changed = true;
+          }
         }
-      }
-      if (op.kind == OpKind::Broadcast && isUnitRank2(op.operands[0]->type) &&
-          !isUnitRank2(op.result->type)) {
-        int p = layoutOf(op.result);
-        int dim = op.operands[0]->type.shape[0].isConst(1) ? 0 : 1;
-        if (p >= 0 && layoutOf(op.operands[0]) < 0) {
-          ok = demand(op.operands[0], slice(p, dim), op);
-          changed = true;
-        } else if (p >= 0 && layoutOf(op.operands[0]) != slice(p, dim)) {
-          conflictAt_ = &op;
-          ok = false;
+        if (op.kind == OpKind::Broadcast && isUnitRank2(op.operands[0]->type) &&
+            !isUnitRank2(op.result->type)) {
+          int p = layoutOf(op.result);
+          int dim = op.operands[0]->type.shape[0].isConst(1) ? 0 : 1;
+          int have = layoutOf(op.operands[0]);
+          if (p >= 0 && have < 0) {
+            groupLayout_[g_.find(op.operands[0]->id)] = slice(p, dim);
+            changed = true;
+          } else if (p >= 0 && have != slice(p, dim)) {
+            conflictAt_ = &op;
+            err = "this tile would need a layout conversion (one [M, 1] or [1, N] tile "
+                  "broadcast into two different tiles), which the translator does not do yet";
+          }
         }
-      }
-    });
-    if (!ok) {
-      if (where)
-        *where = conflictAt_;
-      return "this tile would need a layout conversion (a value used both along rows and "
-             "along columns, or in two different tiles), which the translator does not do yet";
+        if (op.kind == OpKind::ExpandDims) {
+          int out = layoutOf(op.result), in = layoutOf(op.operands[0]);
+          if (out >= 0 && in < 0) {
+            groupLayout_[g_.find(op.operands[0]->id)] = out; // the operand adopts it
+            changed = true;
+          } else if (in >= 0 && out < 0 && defaultsDone_) {
+            groupLayout_[g_.find(op.result->id)] = in;
+            changed = true;
+          }
+        }
+      });
     }
+  };
+  propagate();
+  if (!err.empty()) {
+    if (where)
+      *where = conflictAt_;
+    return err;
   }
 
-  // 4. Everything else: blocked layouts by shape.
+  // 4. Everything else: rank-1 tiles get blocked layouts by shape; a unit tile nobody
+  //    broadcasts keeps the layout of the rank-1 tile it expands.
+  for (auto& v : k_.values)
+    if (v->type.shape.size() == 1 && layoutOf(v.get()) < 0)
+      groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
+  defaultsDone_ = true;
+  propagate();
   for (auto& v : k_.values)
     if (v->type.isTile() && layoutOf(v.get()) < 0)
       groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
   for (auto& v : k_.values)
     if (v->type.isTile())
       v->layout = layoutOf(v.get());
+
+  // 5. Conversions where an operand's layout is not the one its user needs: an expand_dims
+  //    whose rank-1 tile lives elsewhere; whole-tile reductions and scans of a slice (they
+  //    work on rank-1 blocked layouts).
+  std::vector<std::pair<Op*, int>> todo;
+  walk(k_, [&](const Op& cop) {
+    Op* op = const_cast<Op*>(&cop);
+    const Value* in = op->operands.empty() ? nullptr : op->operands[0];
+    if (op->kind == OpKind::ExpandDims && in->layout != op->result->layout)
+      todo.push_back({op, op->result->layout});
+    if (op->kind == OpKind::Reduce && op->result->type.isScalar() &&
+        k_.layouts[size_t(in->layout)].kind == Layout::Kind::Slice)
+      todo.push_back({op, blocked(in->type.shape)});
+    if (op->kind == OpKind::Scan) {
+      if (k_.layouts[size_t(op->result->layout)].kind == Layout::Kind::Slice && err.empty()) {
+        conflictAt_ = op;
+        err = "a scan whose result is used as the rows or columns of a rank-2 tile would need "
+              "a layout conversion, which the translator does not do yet";
+      }
+      if (in->layout != op->result->layout)
+        todo.push_back({op, op->result->layout});
+    }
+  });
+  if (!err.empty()) {
+    if (where)
+      *where = conflictAt_;
+    return err;
+  }
+  for (auto& [op, layout] : todo)
+    k_.convertBefore(op, op->operands[0], layout);
   return "";
 }
 

@@ -13,7 +13,9 @@
 
 #include <tilec/types.h>
 
+#include <tilec/tl/atomic.h>
 #include <tilec/tl/creation.h>
+#include <tilec/tl/debug.h>
 #include <tilec/tl/elementwise.h>
 #include <tilec/tl/hints.h>
 #include <tilec/tl/macros.h>
@@ -22,5 +24,9 @@
 #include <tilec/tl/operators.h>
 #include <tilec/tl/program.h>
 #include <tilec/tl/promotion.h>
+#include <tilec/tl/random.h>
 #include <tilec/tl/range.h>
+#include <tilec/tl/reduction.h>
+#include <tilec/tl/scan.h>
+#include <tilec/tl/shape.h>
 #include <tilec/tl/tile.h>

@@ -21,6 +21,7 @@ template <int SIZE, int THREADS, int MAX_VEC> struct Blocked1D {
   static_assert(THREADS > 0 && (THREADS & (THREADS - 1)) == 0, "num_warps must be a power of two");
   static_assert(MAX_VEC > 0 && (MAX_VEC & (MAX_VEC - 1)) == 0, "vector widths are powers of two");
 
+  static constexpr int TILE_SIZE = SIZE;
   static constexpr int VEC = int(cmin(MAX_VEC, cmax(1, SIZE / THREADS)));
   static constexpr int SPAN = THREADS * VEC;
   static constexpr bool REPLICATED = SIZE < SPAN;

@@ -60,7 +60,7 @@ template <class P, int DIM> struct Slice;
 /// Rows of P (dimension 1 reduced): one value per row a thread covers.
 template <class P> struct Slice<P, 1> {
   using Parent = P;
-  static constexpr int SIZE = P::ROWS;
+  static constexpr int TILE_SIZE = P::ROWS;
   static constexpr int VEC = 1;
   static constexpr int ELEMS = P::R0;
   __device__ static constexpr int coord(int tid, int j) {
@@ -75,7 +75,7 @@ template <class P> struct Slice<P, 1> {
 /// Columns of P (dimension 0 reduced): runs of VEC columns per thread.
 template <class P> struct Slice<P, 0> {
   using Parent = P;
-  static constexpr int SIZE = P::COLS;
+  static constexpr int TILE_SIZE = P::COLS;
   static constexpr int VEC = P::VEC;
   static constexpr int ELEMS = P::R1 * P::VEC;
   __device__ static constexpr int coord(int tid, int j) {
@@ -84,5 +84,24 @@ template <class P> struct Slice<P, 0> {
   __device__ static constexpr int from_parent(int i) { return i % (P::VEC * P::R1); }
   __device__ static constexpr bool owner(int tid) { return P::trow(tid) == 0; }
 };
+
+/// The same rank-1 tile moved from layout From to layout To (each a Blocked1D or a Slice)
+/// through shared memory: owners write their elements at their tile coordinates, then every
+/// thread reads the ones it holds in To. `smem` holds From::TILE_SIZE elements; all threads
+/// of the block must call it; it leaves `smem` free again.
+template <class From, class To, class T>
+__device__ inline void convert_layout(const T* in, T* out, int tid, unsigned char* smem) {
+  static_assert(From::TILE_SIZE == To::TILE_SIZE, "a conversion keeps the tile's size");
+  T* buf = reinterpret_cast<T*>(smem);
+  if (From::owner(tid))
+#pragma unroll
+    for (int i = 0; i < From::ELEMS; ++i)
+      buf[From::coord(tid, i)] = in[i];
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < To::ELEMS; ++i)
+    out[i] = buf[To::coord(tid, i)];
+  __syncthreads();
+}
 
 } // namespace tilec

@@ -17,3 +17,13 @@ TILEC_KERNEL void row_sums_col_max(const float* x, float* row_sum, float* col_ma
   auto shifted = tl::where(mask, v - tl::expand_dims<1>(s), -INFINITY);
   tl::store(col_max + pid * n + cols, tl::max<0>(shifted), cols < n);
 }
+
+// One arange as both rows and columns (a layout conversion), and a slice reduced to a
+// scalar: out[r][c] = r * 1000 + c, total = sum of all of them.
+template <int B>
+TILEC_KERNEL void grid_index(int* out, float* total) {
+  auto r = tl::arange<0, B>();
+  auto t = tl::expand_dims<1>(r) * 1000 + tl::expand_dims<0>(r);
+  tl::store(out + tl::expand_dims<1>(r) * B + tl::expand_dims<0>(r), t);
+  tl::store(total, tl::sum(tl::sum<1>(tl::cast<float>(t))));
+}

@@ -61,14 +61,16 @@ template <class R, class X, class Y> R op_mod(const X &x, const Y &y) {
   }
 }
 
+// Through the unsigned wrap type: bool operands stay bitwise without clang's
+// -Wbitwise-instead-of-logical, and signed values keep their bits.
 template <class R, class X, class Y> R op_and(const X &x, const Y &y) {
-  return R(convert<R>(x) & convert<R>(y));
+  return from_wrapped<R>(wrap_t<R>(convert<R>(x)) & wrap_t<R>(convert<R>(y)));
 }
 template <class R, class X, class Y> R op_or(const X &x, const Y &y) {
-  return R(convert<R>(x) | convert<R>(y));
+  return from_wrapped<R>(wrap_t<R>(convert<R>(x)) | wrap_t<R>(convert<R>(y)));
 }
 template <class R, class X, class Y> R op_xor(const X &x, const Y &y) {
-  return R(convert<R>(x) ^ convert<R>(y));
+  return from_wrapped<R>(wrap_t<R>(convert<R>(x)) ^ wrap_t<R>(convert<R>(y)));
 }
 
 /// Shift amounts at or past the width (or negative) give 0, like PTX's clamped shl.

@@ -1,0 +1,107 @@
+// tilec/tl/atomic.h - atomic read-modify-write through pointers and tiles of pointers:
+// atomic_add, atomic_max, atomic_min, atomic_xchg (with a mask) and atomic_cas.
+//
+// Each returns the values the memory held before (a tile shaped like the broadcast of
+// pointers, value and mask, or a scalar); masked-off lanes are not touched and return 0.
+// The value is converted to the pointee type first. Types: int32, uint32, int64, uint64,
+// float; double also for add and xchg. atomic_max/min of floats with a NaN or signed zeros
+// are unspecified (the GPU compares integer bit patterns). atomic_cas compares bit
+// patterns and has no mask (as Triton's).
+//
+// On the host program instances run one after another and lanes in row-major order, so a
+// scalar pointer updated by a whole tile sees the lanes one by one; on the GPU the order
+// between lanes and programs is unspecified.
+#pragma once
+
+#include <tilec/tl/memory.h>
+
+namespace tl {
+namespace detail {
+
+template <class P> struct pointee {
+  using type = std::remove_pointer_t<elem_t<P>>;
+};
+template <class P> using pointee_t = typename pointee<P>::type;
+
+template <class P>
+inline constexpr bool is_atomic_ptrs_v =
+    std::is_pointer_v<std::remove_cvref_t<P>> || is_ptr_tile_v<P>;
+
+template <bool WITH_DOUBLE, class T> constexpr void check_atomic_type() {
+  using C = canonical_t<T>;
+  static_assert(!std::is_const_v<T>, "tl::atomic_* through pointers to const");
+  static_assert(std::is_same_v<C, int32_t> || std::is_same_v<C, uint32_t> ||
+                    std::is_same_v<C, int64_t> || std::is_same_v<C, uint64_t> ||
+                    std::is_same_v<C, float> || (WITH_DOUBLE && std::is_same_v<C, double>),
+                "tl::atomic_*: unsupported element type (int32, uint32, int64, uint64, float; "
+                "double for add and xchg)");
+}
+
+/// Applies new = op(old, value) lane by lane where the mask is true; returns the old values.
+template <bool WITH_DOUBLE, class P, class V, class M, class Op>
+auto atomic_rmw(const P &ptrs, const V &value, const M &mask, const Op &op) {
+  using T = pointee_t<P>;
+  check_atomic_type<WITH_DOUBLE, T>();
+  return map<T>(
+      [&op](T *p, const auto &v, const auto &m) {
+        if (!convert<bool>(m))
+          return T(0);
+        const T old = *p;
+        *p = op(old, convert<T>(v));
+        return old;
+      },
+      ptrs, value, mask);
+}
+
+} // namespace detail
+
+/// *p += value; returns the old value.
+template <class P, class V, class M = bool>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
+auto atomic_add(const P &ptrs, const V &value, const M &mask = true) {
+  using T = detail::pointee_t<P>;
+  return detail::atomic_rmw<true>(ptrs, value, mask,
+                                  [](T a, T b) { return detail::op_add<T>(a, b); });
+}
+
+/// *p = max(*p, value); returns the old value.
+template <class P, class V, class M = bool>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
+auto atomic_max(const P &ptrs, const V &value, const M &mask = true) {
+  using T = detail::pointee_t<P>;
+  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return a < b ? b : a; });
+}
+
+/// *p = min(*p, value); returns the old value.
+template <class P, class V, class M = bool>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
+auto atomic_min(const P &ptrs, const V &value, const M &mask = true) {
+  using T = detail::pointee_t<P>;
+  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return b < a ? b : a; });
+}
+
+/// *p = value; returns the old value.
+template <class P, class V, class M = bool>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
+auto atomic_xchg(const P &ptrs, const V &value, const M &mask = true) {
+  using T = detail::pointee_t<P>;
+  return detail::atomic_rmw<true>(ptrs, value, mask, [](T, T b) { return b; });
+}
+
+/// if (*p == cmp) *p = value (bit patterns compared); returns the old value.
+template <class P, class C, class V>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<C> && detail::is_operand_v<V>
+auto atomic_cas(const P &ptrs, const C &cmp, const V &value) {
+  using T = detail::pointee_t<P>;
+  detail::check_atomic_type<true, T>();
+  return detail::map<T>(
+      [](T *p, const auto &c, const auto &v) {
+        const T old = *p, expected = detail::convert<T>(c);
+        if (std::memcmp(&old, &expected, sizeof(T)) == 0)
+          *p = detail::convert<T>(v);
+        return old;
+      },
+      ptrs, cmp, value);
+}
+
+} // namespace tl

@@ -1,0 +1,176 @@
+// reduce.cuh: reductions of a rank-1 tile to one value, returned in every thread of the block.
+//
+// A tile in layout L (a Blocked1D) is held as v[0 .. L::ELEMS) by each thread. The reduction
+// runs in three stages: in-thread over v[], across the lanes of each warp by xor shuffles, and
+// across warps through shared memory. Replicated layouts need no identity element: each
+// aligned group of GROUP threads holds the whole tile exactly once, so the shuffles stay inside
+// a group (lane offsets < min(GROUP, 32)) and only the first group's warps go through shared
+// memory.
+//
+// Every function here must be called by all threads of the block (it may hold __syncthreads),
+// with blockDim.x == THREADS of the layout, and `smem` pointing at >= 512 bytes of shared
+// memory, 16-byte aligned, reserved by the caller. They end with a barrier when they used
+// `smem`, so the next call may reuse it at once.
+#pragma once
+
+#include <tilec/device/elementwise.cuh>
+#include <tilec/device/layout_traits.cuh>
+#include <tilec/device/warp.cuh>
+
+namespace tilec {
+
+/// Bytes of shared memory a caller reserves for one reduction, scan or broadcast.
+inline constexpr int REDUCE_SMEM_BYTES = 512;
+
+// ---- combine functors (16-bit floats compute in float and round back, as elementwise.cuh) --
+
+struct SumOp {
+  template <class T> __device__ T operator()(T a, T b) const {
+    if constexpr (is_16bit_float_v<T>)
+      return cast<T>(to_float(a) + to_float(b));
+    else
+      return T(a + b); // T(...): int8/int16 operands promote to int
+  }
+};
+
+/// Like fmaxf for floats: a NaN operand yields the other.
+struct MaxOp {
+  template <class T> __device__ T operator()(T a, T b) const { return maximum(a, b); }
+};
+
+/// Like fminf for floats: a NaN operand yields the other.
+struct MinOp {
+  template <class T> __device__ T operator()(T a, T b) const { return minimum(a, b); }
+};
+
+struct XorOp {
+  template <class T> __device__ T operator()(T a, T b) const {
+    static_assert(type_rank<T>::kind == 1 || is_same_v<T, bool>, "xor needs an integer tile");
+    return T(a ^ b);
+  }
+};
+
+namespace detail {
+
+/// Combines `x` over every aligned group of GROUP threads of a THREADS-thread block; every
+/// thread gets its group's result, and all groups get the same one (they hold copies, so
+/// only the first group's warps write shared memory). `combine(a, b)` gets the operand of
+/// the lower threads first, so both lanes of a shuffle compute the same value even when
+/// `combine` is not commutative. S: at most 16 bytes, (512 / 32) bytes when GROUP > 32.
+template <int GROUP, int THREADS, class S, class Combine>
+__device__ inline S group_all_reduce(S x, Combine combine, int tid, unsigned char *smem) {
+  static_assert(THREADS % WARP_SIZE == 0, "a block is whole warps");
+  static_assert(GROUP > 0 && (GROUP & (GROUP - 1)) == 0 && THREADS % GROUP == 0,
+                "groups are aligned powers of two dividing the block");
+  constexpr int LANES = GROUP < WARP_SIZE ? GROUP : WARP_SIZE;
+  const int lane = tid & (WARP_SIZE - 1);
+#pragma unroll
+  for (int off = 1; off < LANES; off *= 2) {
+    S y = shfl_xor(x, off);
+    x = (lane & off) ? S(combine(y, x)) : S(combine(x, y));
+  }
+  if constexpr (GROUP > WARP_SIZE) {
+    constexpr int WARPS = GROUP / WARP_SIZE; // warps per group, at most 32
+    static_assert(WARPS * sizeof(S) <= REDUCE_SMEM_BYTES, "one partial per warp fits in smem");
+    S *partial = reinterpret_cast<S *>(smem);
+    if (tid < GROUP && lane == 0)
+      partial[tid / WARP_SIZE] = x;
+    __syncthreads();
+    // Each warp combines the partials itself: lane l takes partial l mod WARPS, then shuffles.
+    x = partial[lane & (WARPS - 1)];
+#pragma unroll
+    for (int off = 1; off < WARPS; off *= 2) {
+      S y = shfl_xor(x, off);
+      x = (lane & off) ? S(combine(y, x)) : S(combine(x, y));
+    }
+    __syncthreads(); // smem is free for the caller's next use
+  }
+  return x;
+}
+
+/// A candidate of an arg reduction: its value and tile index.
+template <class T> struct ArgCandidate {
+  T value;
+  int index;
+};
+
+template <class T> __device__ inline bool is_nan_value(T x) {
+  if constexpr (is_same_v<T, double> || is_same_v<T, float>) {
+    return x != x;
+  } else if constexpr (is_16bit_float_v<T>) {
+    const float f = to_float(x);
+    return f != f;
+  } else {
+    return false;
+  }
+}
+
+/// The order of arg reductions: NaN first (NAN_WINS) or last, the smallest index among NaNs
+/// first; then the larger (IS_MAX) or smaller value, ties broken by the smaller index. Indices
+/// are distinct within one copy of the tile, so this picks one winner whatever the order of
+/// combination.
+template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombine {
+  __device__ ArgCandidate<T> operator()(ArgCandidate<T> a, ArgCandidate<T> b) const {
+    const bool a_nan = is_nan_value(a.value), b_nan = is_nan_value(b.value);
+    bool take_a;
+    if (a_nan || b_nan) {
+      take_a = a_nan && b_nan ? a.index < b.index : (NAN_WINS ? a_nan : b_nan);
+    } else {
+      const auto av = to_compare(a.value), bv = to_compare(b.value);
+      take_a = av == bv ? a.index < b.index : (IS_MAX ? av > bv : av < bv);
+    }
+    return take_a ? a : b;
+  }
+  __device__ static auto to_compare(T x) {
+    if constexpr (is_16bit_float_v<T>)
+      return to_float(x);
+    else
+      return x;
+  }
+};
+
+} // namespace detail
+
+/// Reduces the tile held as v[0 .. L::ELEMS) per thread with `op` and returns the result in
+/// every thread of the block.
+///
+/// L: a tilec::Blocked1D. T: the element type (at most 8 bytes); the reduction computes in T
+/// (cast to float first for a float accumulator of a half tile). Op: `T op(T, T)`, associative
+/// and commutative (a functor above or a user lambda); no identity element is needed.
+/// Elements are combined in an unspecified order (floats may round differently from a
+/// sequential sum), but every thread gets the same bits.
+template <class L, class T, class Op>
+__device__ inline T reduce_tile(const T *v, Op op, int tid, unsigned char *smem) {
+  using Info = Blocked1DInfo<L>;
+  static_assert(Info::IS_BLOCKED1D, "reduce_tile takes a tilec::Blocked1D layout");
+  static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
+  T acc = v[0];
+#pragma unroll
+  for (int i = 1; i < L::ELEMS; ++i)
+    acc = T(op(acc, v[i]));
+  auto combine = [&](T a, T b) { return T(op(a, b)); };
+  return detail::group_all_reduce<Info::GROUP, Info::THREADS>(acc, combine, tid, smem);
+}
+
+/// The tile index (as L::coord numbers it) of the largest (IS_MAX) or smallest element of the
+/// tile v[0 .. L::ELEMS), returned in every thread of the block.
+///
+/// Ties go to the smallest index; -0.0 and +0.0 are equal (a tie). Half and bfloat16 compare
+/// as float. NAN_WINS (the default): NaN beats every number for argmax and argmin alike, so a
+/// tile holding NaN yields the index of its first NaN (as torch.argmax / torch.argmin).
+/// NAN_WINS = false: NaNs lose to every number, so the index is that of the value MaxOp /
+/// MinOp return (fmax-like); an all-NaN tile yields index 0.
+template <class L, bool IS_MAX, class T, bool NAN_WINS = true>
+__device__ inline int arg_reduce_tile(const T *v, int tid, unsigned char *smem) {
+  using Info = Blocked1DInfo<L>;
+  static_assert(Info::IS_BLOCKED1D, "arg_reduce_tile takes a tilec::Blocked1D layout");
+  static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
+  detail::ArgCombine<IS_MAX, T, NAN_WINS> combine;
+  detail::ArgCandidate<T> best{v[0], L::coord(tid, 0)};
+#pragma unroll
+  for (int i = 1; i < L::ELEMS; ++i)
+    best = combine(best, detail::ArgCandidate<T>{v[i], L::coord(tid, i)});
+  return detail::group_all_reduce<Info::GROUP, Info::THREADS>(best, combine, tid, smem).index;
+}
+
+} // namespace tilec

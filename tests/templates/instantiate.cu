@@ -1,0 +1,100 @@
+// instantiate.cu: instantiates every template of the reduction, scan, random, atomic and
+// broadcast headers for a few layouts and element types, so that nvcc and NVRTC both check
+// their bodies (including their inline PTX, when compiled to sm_XX). Never launched.
+#include <tilec/device.cuh>
+
+namespace {
+
+// Reductions, arg reductions and scans of one layout and element type.
+template <class L, class T> __device__ void tile_ops(T *out, int *index, unsigned char *smem) {
+  const int tid = threadIdx.x;
+  T v[L::ELEMS];
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i)
+    v[i] = tilec::cast<T>(L::coord(tid, i));
+  T r = tilec::reduce_tile<L>(v, tilec::SumOp{}, tid, smem);
+  r = tilec::SumOp{}(r, tilec::reduce_tile<L>(v, tilec::MaxOp{}, tid, smem));
+  r = tilec::SumOp{}(r, tilec::reduce_tile<L>(v, tilec::MinOp{}, tid, smem));
+  r = tilec::SumOp{}(
+      r, tilec::reduce_tile<L>(v, [](T a, T b) { return tilec::maximum(a, b); }, tid, smem));
+  index[tid] = tilec::arg_reduce_tile<L, true>(v, tid, smem) +
+               tilec::arg_reduce_tile<L, false>(v, tid, smem) +
+               tilec::arg_reduce_tile<L, true, T, false>(v, tid, smem);
+  tilec::scan_tile<L>(v, tilec::SumOp{}, tid, smem);
+  tilec::scan_tile<L, T, tilec::MaxOp, true>(v, tilec::MaxOp{}, tid, smem);
+  out[tid] = tilec::SumOp{}(r, v[L::ELEMS - 1]);
+}
+
+template <class L, class T> __device__ void int_tile_ops(T *out, unsigned char *smem) {
+  const int tid = threadIdx.x;
+  T v[L::ELEMS];
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i)
+    v[i] = T(L::coord(tid, i));
+  out[tid] = tilec::reduce_tile<L>(v, tilec::XorOp{}, tid, smem);
+}
+
+template <class T> __device__ void scalar_atomics(T *p, T *out) {
+  T r = tilec::atomic_add(p, T(1));
+  r += tilec::atomic_max(p, T(2));
+  r += tilec::atomic_min(p, T(3));
+  r += tilec::atomic_xchg(p, T(4));
+  r += tilec::atomic_cas(p, T(4), T(5));
+  r += tilec::atomic_add<tilec::MemSem::relaxed, tilec::MemScope::cta>(p, T(1));
+  r += tilec::atomic_max<tilec::MemSem::acquire, tilec::MemScope::sys>(p, T(1));
+  r += tilec::atomic_cas<tilec::MemSem::release, tilec::MemScope::gpu>(p, T(1), T(2));
+  *out = r;
+}
+
+template <class T> __device__ void bitwise_atomics(T *p, T *out) {
+  *out = tilec::atomic_and(p, T(1)) ^ tilec::atomic_or(p, T(2)) ^ tilec::atomic_xor(p, T(3));
+}
+
+} // namespace
+
+__global__ void __launch_bounds__(128)
+    instantiate_128(float *f, __half *h, __nv_bfloat16 *b, double *d, int *i, int64_t *l,
+                    uint32_t *u, uint64_t *ul, int *index) {
+  __shared__ alignas(16) unsigned char smem[tilec::REDUCE_SMEM_BYTES];
+  tile_ops<tilec::Blocked1D<1024, 128, 4>, float>(f, index, smem);
+  tile_ops<tilec::Blocked1D<16, 128, 4>, float>(f, index, smem); // replicated, 8 copies
+  tile_ops<tilec::Blocked1D<64, 128, 4>, float>(f, index, smem); // replicated, 2 copies
+  tile_ops<tilec::Blocked1D<1, 128, 4>, float>(f, index, smem);
+  tile_ops<tilec::Blocked1D<512, 128, 8>, __half>(h, index, smem);
+  tile_ops<tilec::Blocked1D<256, 128, 8>, __nv_bfloat16>(b, index, smem);
+  tile_ops<tilec::Blocked1D<256, 128, 2>, double>(d, index, smem);
+  tile_ops<tilec::Blocked1D<2048, 128, 4>, int>(i, index, smem);
+  tile_ops<tilec::Blocked1D<32, 128, 4>, int64_t>(l, index, smem);
+  int_tile_ops<tilec::Blocked1D<4096, 128, 4>, uint32_t>(u, smem);
+  int_tile_ops<tilec::Blocked1D<8, 128, 4>, uint64_t>(ul, smem);
+  scalar_atomics(i, i + 1);
+  scalar_atomics(u, u + 1);
+  scalar_atomics(l, l + 1);
+  scalar_atomics(ul, ul + 1);
+  scalar_atomics(f, f + 1);
+  scalar_atomics(d, d + 1);
+  bitwise_atomics(i, i + 2);
+  bitwise_atomics(ul, ul + 2);
+  i[3] = tilec::block_broadcast(i[threadIdx.x], 5, smem);
+  d[3] = tilec::block_broadcast(d[threadIdx.x], 7, smem);
+}
+
+__global__ void __launch_bounds__(1024) instantiate_1024(float *f, int8_t *c, int *index) {
+  __shared__ alignas(16) unsigned char smem[tilec::REDUCE_SMEM_BYTES];
+  tile_ops<tilec::Blocked1D<4096, 1024, 4>, float>(f, index, smem); // 32 warps
+  tile_ops<tilec::Blocked1D<512, 1024, 4>, float>(f, index, smem);  // replicated, 16 warps each
+  tile_ops<tilec::Blocked1D<8192, 1024, 4>, double>(reinterpret_cast<double *>(f), index, smem);
+  tile_ops<tilec::Blocked1D<2048, 1024, 16>, int8_t>(c, index, smem);
+}
+
+__global__ void random_numbers(uint4 *words, float *u, float *n, float4 *u4, float4 *n4,
+                               uint32_t *w, unsigned long long seed) {
+  const unsigned offset = blockIdx.x * blockDim.x + threadIdx.x;
+  words[offset] = tilec::philox(offset, 1u, 2u, 3u, 4u, 5u);
+  w[offset] = tilec::randint(seed, offset);
+  u[offset] = tilec::rand(seed, offset);
+  n[offset] = tilec::randn(seed, offset);
+  u4[offset] = tilec::rand4x(seed, offset);
+  n4[offset] = tilec::randn4x(seed, offset);
+  words[offset + 1] = tilec::randint4x(seed, offset);
+}

@@ -1,0 +1,24 @@
+// One rank-1 tile used both as the rows and as the columns of a rank-2 tile: it lives in one
+// slice, and a conversion through shared memory gives the other; a row-sum tile (a slice)
+// reduced to a scalar is first converted to a rank-1 blocked layout.
+#include <tilec/tl.h>
+
+template <int B>
+TILEC_KERNEL void grid_index(int* out, float* total) {
+  auto r = tl::arange<0, B>();
+  auto t = tl::expand_dims<1>(r) * 1000 + tl::expand_dims<0>(r);
+  tl::store(out + tl::expand_dims<1>(r) * B + tl::expand_dims<0>(r), t);
+  tl::store(total, tl::sum(tl::sum<1>(tl::cast<float>(t))));
+}
+
+// IR-LABEL: kernel @grid_index<int B>
+// IR:      %{{[0-9]+}}:r = arange [0] [B] : tile<int, B> #1
+// IR:      = convert_layout %{{[0-9]+}}:r : tile<int, B> #2
+// IR:      = convert_layout %{{[0-9]+}} : tile<float, B> #3
+
+// CU:      using L3 = tilec::Blocked1D<B, THREADS, 1>;
+// CU:      moved from layout L1 to L2 through shared memory
+// CU-NEXT: __shared__ alignas(16) unsigned char [[BUF:t[0-9]+_smem]][L1::TILE_SIZE * sizeof(int)];
+// CU:      tilec::convert_layout<L1, L2>(r, {{t[0-9]+}}, tid, [[BUF]]);
+// CU:      tilec::convert_layout<L1, L3>(
+// CU:      tilec::reduce_tile<L3>(
