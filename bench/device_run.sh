@@ -54,6 +54,15 @@ step "memcheck vector_add_aot" "$OUT/memcheck.log" \
   compute-sanitizer --tool memcheck --error-exitcode 1 "$example/vector_add_aot" --gpu --small \
   --expect-aot
 
+# The rank-2, control-flow and device-library GPU tests exercise shared memory (reductions,
+# layout conversions, scans): check them for bad accesses and races.
+gtests=$BUILD/tests/gpu/gpu_runtime_tests
+filter='GpuRank2.*:GpuControlFlow.*:DeviceLibrary.Reduce*:DeviceLibrary.Scan*'
+step "memcheck gpu tests" "$OUT/memcheck.log" \
+  compute-sanitizer --tool memcheck --error-exitcode 1 "$gtests" --gtest_filter="$filter"
+step "racecheck gpu tests" "$OUT/memcheck.log" \
+  compute-sanitizer --tool racecheck --error-exitcode 1 "$gtests" --gtest_filter="$filter"
+
 bench_tilec() {
   "$BUILD/bench/bench_vector_add" >"$OUT/bench_tilec.jsonl"
   local rc=$?
