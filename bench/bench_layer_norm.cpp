@@ -83,27 +83,6 @@ template <int BLOCK> void bench_forward(int cols, int warps, cudaStream_t s) {
                    " buffer_sets=" + std::to_string(sets)});
 }
 
-// The persistent forward kernel (rows fit in a tile), on `programs` program instances.
-template <int BLOCK> void bench_forward_rows(int cols, int warps, int programs, cudaStream_t s) {
-  const size_t n = size_t(kRows) * cols;
-  const size_t bytes = 2 * n * 2 + 2 * cols * 2 + 2 * kRows * 4;
-  const size_t sets = bench::buffer_sets(bytes);
-  std::vector<std::unique_ptr<Buffers>> bufs;
-  for (size_t i = 0; i < sets; ++i)
-    bufs.push_back(std::make_unique<Buffers>(n, cols, 1));
-  double ms = bench::median_ms(
-      [&](int i) {
-        Buffers &b = *bufs[i % sets];
-        layer_norm_fwd_rows<BLOCK>(tilec::Grid{uint32_t(programs)}, s, b.x, b.y, b.w, b.b, b.mean,
-                                   b.rstd, cols, kRows, cols, 1e-5f, {.num_warps = warps});
-      },
-      s);
-  bench::emit({"layer norm fwd " + shape(cols), "tilec", ms, "GB/s", bytes / (ms * 1e6),
-               "persistent, " + std::to_string(programs) + " programs, BLOCK=" +
-                   std::to_string(BLOCK) + " num_warps=" + std::to_string(warps) +
-                   " buffer_sets=" + std::to_string(sets)});
-}
-
 template <int BLOCK> void bench_backward(int cols, int warps, int groups, cudaStream_t s) {
   const size_t n = size_t(kRows) * cols;
   const size_t bytes = 3 * n * 2 + 2 * kRows * 4 + 3 * cols * 2;
@@ -142,9 +121,6 @@ template <int BLOCK> void bench_backward(int cols, int warps, int groups, cudaSt
 template <int BLOCK> void bench_all(int cols, cudaStream_t s) {
   for (int warps : {4, 8, 16})
     bench_forward<BLOCK>(cols, warps, s);
-  for (int warps : {4, 8, 16})
-    for (int per_sm : {2, 4, 8})
-      bench_forward_rows<BLOCK>(cols, warps, std::min(kRows, per_sm * sm_count()), s);
   const int sms = sm_count();
   for (int warps : {8, 16})
     for (int per_sm : {1, 2})

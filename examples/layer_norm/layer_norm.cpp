@@ -54,33 +54,6 @@ TILEC_KERNEL void layer_norm_fwd(const tl::half* x, tl::half* y, const tl::half*
   }
 }
 
-// Forward for rows that fit in one tile (n <= BLOCK), persistent: program g handles rows
-// g, g + G, g + 2G, ... (G = the grid size). w and b are loaded once per program, and the
-// next row's load is issued before this row's reductions, so its memory latency overlaps
-// them instead of following them.
-template <int BLOCK>
-TILEC_KERNEL void layer_norm_fwd_rows(const tl::half* x, tl::half* y, const tl::half* w,
-                                      const tl::half* b, float* mean, float* rstd, int stride,
-                                      int n_rows, int n, float eps) {
-  int g = tl::program_id(0);
-  int step = tl::num_programs(0);
-  auto cols = tl::arange<0, BLOCK>();
-  auto mask = cols < n;
-  auto wv = tl::cast<float>(tl::load(w + cols, mask));
-  auto bv = tl::cast<float>(tl::load(b + cols, mask));
-  auto next = tl::load(x + g * stride + cols, mask && (g < n_rows));
-  for (int row = g; row < n_rows; row += step) {
-    auto xv = tl::cast<float>(next);
-    next = tl::load(x + (row + step) * stride + cols, mask && (row + step < n_rows));
-    float mu = tl::sum(xv) / n;
-    auto d = tl::where(mask, xv - mu, 0.0f);
-    float rs = tl::rsqrt(tl::sum(d * d) / n + eps);
-    tl::store(mean + row, mu);
-    tl::store(rstd + row, rs);
-    tl::store(y + row * stride + cols, tl::cast<tl::half>(d * rs * wv + bv), mask);
-  }
-}
-
 // Backward, first stage (needs n <= BLOCK). Program g handles rows g, g + G, g + 2G, ...
 // (G = the grid size): it writes dx for each of them and accumulates dw and db for its rows,
 // storing the partial sums to row g of dw_part and db_part ([G, n], fp32). The partials of

@@ -64,13 +64,8 @@ void forward_on_gpu(const Problem &p, const Config &c) {
   rstd.poison();
   with_block(c.fwd_block, [&](auto blk) {
     constexpr int B = decltype(blk)::value;
-    if (p.cols <= B) // rows fit in a tile: the persistent kernel, 37 programs (a prime)
-      layer_norm_fwd_rows<B>(tilec::Grid{(uint32_t)std::min(p.rows, 37)}, nullptr, x.ptr, y.ptr,
-                             w.ptr, b.ptr, mean.ptr, rstd.ptr, p.cols, p.rows, p.cols, p.eps,
-                             {.num_warps = warps_for(B)});
-    else
-      layer_norm_fwd<B>(tilec::Grid{(uint32_t)p.rows}, nullptr, x.ptr, y.ptr, w.ptr, b.ptr,
-                        mean.ptr, rstd.ptr, p.cols, p.cols, p.eps, {.num_warps = warps_for(B)});
+    layer_norm_fwd<B>(tilec::Grid{(uint32_t)p.rows}, nullptr, x.ptr, y.ptr, w.ptr, b.ptr, mean.ptr,
+                      rstd.ptr, p.cols, p.cols, p.eps, {.num_warps = warps_for(B)});
   });
   sync();
   y.copy_to(p.y);

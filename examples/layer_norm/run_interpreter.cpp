@@ -1,6 +1,5 @@
 // run_interpreter.cpp - the same kernel source compiled for the host and run by the
 // interpreter, one program instance at a time, on host pointers.
-#include <algorithm>
 #include "runners.h"
 
 #include <tilec/interpret.h>
@@ -34,13 +33,8 @@ void forward_in_interpreter(const Problem &p, const Config &c) {
   poison(p.mean, p.rows * sizeof(float));
   poison(p.rstd, p.rows * sizeof(float));
   with_block(c.fwd_block, [&](auto b) {
-    constexpr int B = decltype(b)::value;
-    if (p.cols <= B) // as on the GPU: the persistent kernel when rows fit in a tile
-      tilec::interpret::launch(layer_norm_fwd_rows<B>, tilec::Grid{(uint32_t)std::min(p.rows, 37)},
-                               p.x, p.y, p.w, p.b, p.mean, p.rstd, p.cols, p.rows, p.cols, p.eps);
-    else
-      tilec::interpret::launch(layer_norm_fwd<B>, tilec::Grid{(uint32_t)p.rows}, p.x, p.y, p.w,
-                               p.b, p.mean, p.rstd, p.cols, p.cols, p.eps);
+    tilec::interpret::launch(layer_norm_fwd<decltype(b)::value>, tilec::Grid{(uint32_t)p.rows}, p.x,
+                             p.y, p.w, p.b, p.mean, p.rstd, p.cols, p.cols, p.eps);
   });
 }
 
