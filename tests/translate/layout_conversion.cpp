@@ -17,8 +17,9 @@ TILEC_KERNEL void grid_index(int* out, float* total) {
 // IR:      = convert_layout %{{[0-9]+}} : tile<float, B> #3
 
 // CU:      using L3 = tilec::Blocked1D<B, THREADS, 1>;
+// One buffer for every use, as large as the largest:
+// CU:      __shared__ alignas(16) unsigned char smem[tilec::cmax(tilec::kScratchBytes, tilec::cmax(L1::TILE_SIZE * sizeof(int), tilec::cmax(tilec::axis_scratch_bytes<L0, 1, float>(), L1::TILE_SIZE * sizeof(float))))];
 // CU:      moved from layout L1 to L2 through shared memory
-// CU-NEXT: __shared__ alignas(16) unsigned char [[BUF:t[0-9]+_smem]][L1::TILE_SIZE * sizeof(int)];
-// CU:      tilec::convert_layout<L1, L2>(r, {{t[0-9]+}}, tid, [[BUF]]);
+// CU:      tilec::convert_layout<L1, L2>(r, {{t[0-9]+}}, tid, smem);
 // CU:      tilec::convert_layout<L1, L3>(
 // CU:      tilec::reduce_tile<L3>(

@@ -30,9 +30,9 @@ TILEC_KERNEL void row_softmax_stats(const float* x, float* row_max, int m, int n
 // CU:      rows[i] = (({{t[0-9]+}} * BM) + L1::coord(tid, i));
 // CU:      mask[i] = ((rows[L1::from_parent(i)] < m) && (cols[L2::from_parent(i)] < n));
 // CU:      tilec::load_vec<v_width, v_mask_uniform>(&v[i], ((x + (rows[L1::from_parent(i)] * stride)) + cols[L2::from_parent(i)]), &mask[i], (-tilec::infinity<float>()));
-// CU:      __shared__ alignas(16) unsigned char mx_smem[tilec::axis_scratch_bytes<L0, 1, float>()];
-// CU-NEXT: float mx[L1::ELEMS];
-// CU-NEXT: tilec::reduce_axis<L0, 1>(v, mx, tilec::MaxOp{}, tid, mx_smem);
+// CU:      __shared__ alignas(16) unsigned char smem[tilec::axis_scratch_bytes<L0, 1, float>()];
+// CU:      float mx[L1::ELEMS];
+// CU-NEXT: tilec::reduce_axis<L0, 1>(v, mx, tilec::MaxOp{}, tid, smem);
 // CU:      e[i] = tilec::exp((v[i] - mx[L1::from_parent(i)]));
 // CU:      tilec::reduce_axis<L0, 1>(e, {{t[0-9]+}}, tilec::SumOp{}, tid,
 // CU:      L1::owner(tid));

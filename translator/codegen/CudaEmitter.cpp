@@ -11,6 +11,7 @@
 #include "codegen/NameTable.h"
 #include "transforms/LayoutAssignment.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -63,7 +64,14 @@ private:
   std::ostringstream* out_ = nullptr; // the region being written
   std::set<int> arrays_;              // values materialized into variables, by id
   std::map<int, std::string> storage_; // carried values: the variable that holds them
-  bool usesSmem_ = false;              // reductions, scans, scalar atomics need scratch
+  // Shared memory: one buffer for every use (reductions, scans, scalar atomics, layout
+  // conversions). Each use ends with a barrier, so they can all take the same bytes; the
+  // buffer is as large as the largest. Sizes as constexpr C++, in first-use order.
+  std::vector<std::string> smemSizes_;
+  void needSmem(const std::string& bytes) {
+    if (std::find(smemSizes_.begin(), smemSizes_.end(), bytes) == smemSizes_.end())
+      smemSizes_.push_back(bytes);
+  }
 
   void decideMaterialization();
   bool materialized(const Value* v) const { return arrays_.count(v->id) > 0; }
@@ -113,7 +121,7 @@ void KernelEmitter::decideMaterialization() {
       arrays_.insert(op->operands[0]->id);
     if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || op->kind == OpKind::Scan ||
         (op->kind == OpKind::Atomic && op->result->type.isScalar()))
-      usesSmem_ = true;
+      needSmem("tilec::kScratchBytes");
     // Loads and stores take their masks, `other` tiles and stored values as arrays.
     if (op->kind == OpKind::Load || op->kind == OpKind::Store)
       for (size_t j = 1; j < op->operands.size(); ++j)
@@ -306,14 +314,12 @@ void KernelEmitter::emitOp(const Op& op) {
     const Value* in = op.operands[0];
     const Value* r = op.result;
     std::string T = r->type.cudaElem(), name = nameOf(r), from = layoutOf(in), to = layoutOf(r);
-    std::string buf = names_.fresh(name + "_smem");
+    needSmem(from + "::TILE_SIZE * sizeof(" + T + ")");
     *out_ << "  // " << nameOf(in) << " moved from layout " << from << " to " << to
           << " through shared memory\n";
-    *out_ << "  __shared__ alignas(16) unsigned char " << buf << "[" << from << "::TILE_SIZE * sizeof("
-          << T << ")];\n";
     *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
     *out_ << "  tilec::convert_layout<" << from << ", " << to << ">(" << nameOf(in) << ", " << name
-          << ", tid, " << buf << ");\n";
+          << ", tid, smem);\n";
     return;
   }
   if (op.kind == OpKind::Scan)
@@ -370,12 +376,10 @@ void KernelEmitter::emitReduce(const Op& op) {
                      : op.opcode == "xor_sum" ? "tilec::XorOp{}"
                                               : combineLambda(op, in->type.cudaElem());
     std::string T = r->type.cudaElem(), name = nameOf(r), dim = op.attrs[0].str();
-    std::string buf = names_.fresh(name + "_smem");
-    *out_ << "  __shared__ alignas(16) unsigned char " << buf << "[tilec::axis_scratch_bytes<" << L
-          << ", " << dim << ", " << T << ">()];\n";
+    needSmem("tilec::axis_scratch_bytes<" + L + ", " + dim + ", " + T + ">()");
     *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
     *out_ << "  tilec::reduce_axis<" << L << ", " << dim << ">(" << arr << ", " << name << ", "
-          << fn << ", tid, " << buf << ");\n";
+          << fn << ", tid, smem);\n";
     return;
   }
   if (op.opcode == "argmax" || op.opcode == "argmin") {
@@ -634,9 +638,14 @@ std::string KernelEmitter::run() {
   }
   if (body.find("tid") != std::string::npos)
     os << "  const int tid = threadIdx.x;\n";
-  if (usesSmem_)
-    os << "  // Scratch for reductions, scans and scalar atomics (each leaves it free again).\n"
-       << "  __shared__ alignas(16) unsigned char smem[tilec::kScratchBytes];\n";
+  if (!smemSizes_.empty()) {
+    std::string bytes = smemSizes_.back();
+    for (size_t i = smemSizes_.size() - 1; i-- > 0;)
+      bytes = "tilec::cmax(" + smemSizes_[i] + ", " + bytes + ")";
+    os << "  // Shared memory for reductions, scans, scalar atomics and layout conversions: each\n"
+       << "  // use ends with a barrier, so they share one buffer, sized for the largest.\n"
+       << "  __shared__ alignas(16) unsigned char smem[" << bytes << "];\n";
+  }
   os << "\n";
   os << body << "}\n";
   return os.str();
