@@ -27,10 +27,10 @@ TILEC_KERNEL void row_softmax_stats(const float* x, float* row_max, int m, int n
 // CU-NEXT: // L1: the rows of L0 tiles
 // CU-NEXT: using L1 = tilec::Slice<L0, 1>;
 // CU:      using L2 = tilec::Slice<L0, 0>;
+// CU:      __shared__ alignas(16) unsigned char smem[tilec::axis_scratch_bytes<L0, 1, float>()];
 // CU:      rows[i] = (({{t[0-9]+}} * BM) + L1::coord(tid, i));
 // CU:      mask[i] = ((rows[L1::from_parent(i)] < m) && (cols[L2::from_parent(i)] < n));
 // CU:      tilec::load_vec<v_width, v_mask_uniform>(&v[i], ((x + (rows[L1::from_parent(i)] * stride)) + cols[L2::from_parent(i)]), &mask[i], (-tilec::infinity<float>()));
-// CU:      __shared__ alignas(16) unsigned char smem[tilec::axis_scratch_bytes<L0, 1, float>()];
 // CU:      float mx[L1::ELEMS];
 // CU-NEXT: tilec::reduce_axis<L0, 1>(v, mx, tilec::MaxOp{}, tid, smem);
 // CU:      e[i] = tilec::exp((v[i] - mx[L1::from_parent(i)]));
