@@ -382,12 +382,86 @@ Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
       return nullptr;
     args.push_back(v);
   }
-  if (!c.templateArgs.empty()) {
-    error(call, "explicit template arguments to TILEC_FUNC helpers are not supported yet; "
-                "use 'auto' parameters");
-    return nullptr;
+  // Template helpers: their parameters take the values deduced here while the body is
+  // lowered (nested helpers save and restore the bindings).
+  auto savedSyms = symBindings_;
+  auto savedTypes = typeBindings_;
+  auto savedParams = helperParams_;
+  helperParams_ = nullptr;
+  Value* result = nullptr;
+  if (bindHelperTemplate(fd, c, args, call))
+    result = inlineBody(fd, args, call);
+  symBindings_ = savedSyms;
+  typeBindings_ = savedTypes;
+  helperParams_ = savedParams;
+  return result;
+}
+
+bool Lowerer::bindHelperTemplate(const FunctionDecl* fd, const Callee& c,
+                                const std::vector<Value*>& args, const Expr* at) {
+  const FunctionTemplateDecl* ft = fd->getDescribedFunctionTemplate();
+  if (!ft) {
+    if (!c.templateArgs.empty()) {
+      error(at, "'" + fd->getNameAsString() + "' is not a template");
+      return false;
+    }
+    return true;
   }
-  return inlineBody(fd, args, call);
+  const TemplateParameterList* params = ft->getTemplateParameters();
+  helperParams_ = params;
+  // Explicit arguments first, in order.
+  for (size_t i = 0; i < c.templateArgs.size() && i < params->size(); ++i) {
+    const NamedDecl* p = params->getParam(unsigned(i));
+    if (isa<TemplateTypeParmDecl>(p)) {
+      auto t = templateArgType(c.templateArgs[i]);
+      if (!t)
+        return false;
+      typeBindings_[p] = *t;
+    } else {
+      auto v = templateArgSym(c.templateArgs[i]);
+      if (!v)
+        return false;
+      symBindings_[p] = *v;
+    }
+  }
+  // Then from the arguments: `tl::tile<T, N...>`, `T*`, `T` parameters.
+  auto bindType = [&](QualType pt, const Value* arg) {
+    pt = pt.getNonReferenceType().getUnqualifiedType();
+    if (pt->isPointerType())
+      pt = pt->getPointeeType().getUnqualifiedType();
+    if (auto* tt = pt->getAs<TemplateTypeParmType>()) {
+      if (auto* d = templateParamDecl(tt); d && !typeBindings_.count(d))
+        typeBindings_[d] = arg->type.elem;
+      return;
+    }
+    auto* ts = pt->getAs<TemplateSpecializationType>();
+    auto* td = ts ? ts->getTemplateName().getAsTemplateDecl() : nullptr;
+    if (!td || td->getName() != "tile" || !arg->type.isTile())
+      return;
+    auto targs = ts->template_arguments();
+    for (size_t i = 0; i < targs.size(); ++i) {
+      const TemplateArgument& ta = targs[i];
+      if (i == 0 && ta.getKind() == TemplateArgument::Type) {
+        if (auto* tt = ta.getAsType()->getAs<TemplateTypeParmType>())
+          if (auto* d = templateParamDecl(tt); d && !typeBindings_.count(d))
+            typeBindings_[d] = arg->type.elem;
+      } else if (i > 0 && i - 1 < arg->type.shape.size() &&
+                 ta.getKind() == TemplateArgument::Expression) {
+        if (auto* ref = dyn_cast<DeclRefExpr>(ta.getAsExpr()->IgnoreParenImpCasts()))
+          if (isa<NonTypeTemplateParmDecl>(ref->getDecl()) && !symBindings_.count(ref->getDecl()))
+            symBindings_[ref->getDecl()] = arg->type.shape[i - 1];
+      }
+    }
+  };
+  for (unsigned i = 0; i < fd->getNumParams() && i < args.size(); ++i)
+    bindType(fd->getParamDecl(i)->getType(), args[i]);
+  for (const NamedDecl* p : *params)
+    if (!symBindings_.count(p) && !typeBindings_.count(p)) {
+      error(at, "cannot deduce template parameter '" + p->getNameAsString() + "' of '" +
+                    fd->getNameAsString() + "'; give it explicitly");
+      return false;
+    }
+  return true;
 }
 
 Value* Lowerer::inlineBody(const FunctionDecl* fd, const std::vector<Value*>& args,

@@ -347,6 +347,10 @@ Value* Lowerer::lowerExpr(const Expr* e) {
   }
   if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
     const ValueDecl* d = ref->getDecl();
+    if (auto it = symBindings_.find(d); it != symBindings_.end()) {
+      auto t = mapElemType(cast<NonTypeTemplateParmDecl>(d)->getType(), ref->getBeginLoc());
+      return t ? constant(it->second, *t, e) : nullptr;
+    }
     if (auto* nt = dyn_cast<NonTypeTemplateParmDecl>(d)) {
       auto t = mapElemType(nt->getType(), ref->getBeginLoc());
       return t ? constant(SymExpr::expr(nt->getName().str(), true), *t, e) : nullptr;

@@ -88,6 +88,16 @@ private:
   bool failed_ = false;
   std::map<const clang::ValueDecl*, Value*> vars_; // lookup only, never iterated
   std::vector<std::string> templateParamNames_;     // the kernel's, by index
+  // While a template TILEC_FUNC is inlined: its template parameters' deduced values.
+  std::map<const clang::NamedDecl*, SymExpr> symBindings_;
+  std::map<const clang::NamedDecl*, ElemType> typeBindings_;
+  /// The template parameters of the innermost helper being inlined (canonical parameter
+  /// types carry only a position, which then refers to these, not to the kernel's).
+  const clang::TemplateParameterList* helperParams_ = nullptr;
+  const clang::NamedDecl* templateParamDecl(const clang::TemplateTypeParmType* t) const;
+  /// Deduces a helper's template parameters from explicit arguments and argument types.
+  bool bindHelperTemplate(const clang::FunctionDecl* fd, const Callee& c,
+                          const std::vector<Value*>& args, const clang::Expr* at);
   // Inlining TILEC_FUNC helpers: where `return` values go.
   std::vector<Value*>* returnSlot_ = nullptr;
   int inlineDepth_ = 0;

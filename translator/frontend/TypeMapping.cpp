@@ -28,7 +28,19 @@ static std::optional<ScalarKind> builtinKind(const BuiltinType* b, ASTContext& c
   }
 }
 
+const NamedDecl* Lowerer::templateParamDecl(const TemplateTypeParmType* t) const {
+  if (t->getDecl())
+    return t->getDecl();
+  if (helperParams_ && t->getDepth() == 0 && t->getIndex() < helperParams_->size())
+    return helperParams_->getParam(t->getIndex());
+  return nullptr;
+}
+
 std::optional<ElemType> Lowerer::mapElemType(QualType qt, SourceLocation loc) {
+  // A template parameter of a helper being inlined: its deduced type.
+  if (auto* tt = qt->getAs<TemplateTypeParmType>())
+    if (auto* d = templateParamDecl(tt); d && typeBindings_.count(d))
+      return typeBindings_[d];
   QualType t = qt.getCanonicalType().getUnqualifiedType();
   if (auto* b = t->getAs<BuiltinType>())
     if (auto k = builtinKind(b, ctx_))
@@ -79,8 +91,12 @@ std::optional<SymExpr> Lowerer::evalSym(const Expr* e) {
       return SymExpr(r.Val.getInt().getExtValue());
   }
   if (auto* ref = dyn_cast<DeclRefExpr>(e))
-    if (isa<NonTypeTemplateParmDecl>(ref->getDecl()))
+    if (isa<NonTypeTemplateParmDecl>(ref->getDecl())) {
+      auto it = symBindings_.find(ref->getDecl());
+      if (it != symBindings_.end())
+        return it->second;
       return SymExpr::expr(ref->getDecl()->getName().str(), true);
+    }
   if (auto* bo = dyn_cast<BinaryOperator>(e)) {
     auto a = evalSym(bo->getLHS()), b = evalSym(bo->getRHS());
     if (!a || !b)
