@@ -83,6 +83,7 @@ private:
   void emitLoad(const Op& op);
   void emitStore(const Op& op);
   void emitFor(const Op& op);
+  void emitWhile(const Op& op);
   void emitReduce(const Op& op);
   void emitScan(const Op& op);
   void emitAtomic(const Op& op);
@@ -303,6 +304,8 @@ void KernelEmitter::emitOp(const Op& op) {
     return emitFor(op);
   if (op.kind == OpKind::If)
     return emitIf(op);
+  if (op.kind == OpKind::While)
+    return emitWhile(op);
   if (op.kind == OpKind::Return) {
     *out_ << "  return;\n";
     return;
@@ -553,6 +556,18 @@ void KernelEmitter::emitFor(const Op& op) {
   *out_ << "  for (" << body.args[0]->type.cudaElem() << " " << iv << " = " << lo << "; " << iv
         << " " << op.opcode << " " << hi << "; " << iv << " += " << step << ") {\n";
   *out_ << nested(body, [&] { assignYields(op, body, 3); });
+  *out_ << "  }\n";
+}
+
+void KernelEmitter::emitWhile(const Op& op) {
+  comment(op);
+  declareCarried(op, 0);
+  const Region& cond = *op.regions[0];
+  const Region& body = *op.regions[1];
+  // The condition is computed at the top of each iteration from the carried values.
+  *out_ << "  while (true) {\n";
+  *out_ << nested(cond, [&] { *out_ << "  if (!" << elem(cond.yields[0], "0") << ") break;\n"; });
+  *out_ << nested(body, [&] { assignYields(op, body, 0); });
   *out_ << "  }\n";
 }
 

@@ -274,4 +274,62 @@ void Lowerer::lowerFor(const Stmt* s) {
   }
 }
 
+void Lowerer::lowerWhile(const WhileStmt* s) {
+  if (s->getConditionVariable()) {
+    error(s, "'while' with a declaration in its condition is not supported in kernels");
+    return;
+  }
+  auto& sm = ctx_.getSourceManager();
+  std::vector<const ValueDecl*> carried;
+  for (const ValueDecl* d : assignedIn(s->getBody()))
+    if (vars_.count(d))
+      carried.push_back(d);
+  for (const ValueDecl* d : assignedIn(s->getCond()))
+    if (vars_.count(d) && std::find(carried.begin(), carried.end(), d) == carried.end())
+      carried.push_back(d);
+  std::vector<Value*> inits;
+  for (auto* d : carried)
+    inits.push_back(vars_[d]);
+  Op* op = emit(OpKind::While, inits, Type{}, nullptr, /*hasResult=*/false);
+  op->loc = sm.getExpansionLoc(s->getBeginLoc());
+  op->line = sm.getPresumedLineNumber(op->loc);
+  op->srcText = "while (" + sourceText(s->getCond()->getSourceRange()) + ")";
+  for (auto* d : carried)
+    op->carriedNames.push_back(d->getNameAsString());
+  // Both regions start from the carried values of the iteration.
+  auto open = [&]() {
+    op->regions.push_back(std::make_unique<Region>());
+    Region* r = op->regions.back().get();
+    for (size_t i = 0; i < carried.size(); ++i) {
+      Value* a = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
+      a->argOf = op;
+      r->args.push_back(a);
+      vars_[carried[i]] = a;
+    }
+    k_.insertion.push_back(r);
+    return r;
+  };
+  Region* cond = open();
+  Value* c = lowerExpr(s->getCond());
+  if (c && c->type.isTile()) {
+    error(s->getCond(), "'while' needs a scalar condition");
+    c = nullptr;
+  }
+  if (c) {
+    cond->yields.push_back(c);
+    c->uses++;
+  }
+  k_.insertion.pop_back();
+  Region* body = open();
+  lowerStmt(s->getBody());
+  k_.insertion.pop_back();
+  for (size_t i = 0; i < carried.size(); ++i) {
+    body->yields.push_back(vars_[carried[i]]);
+    vars_[carried[i]]->uses++;
+    Value* res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
+    op->results.push_back(res);
+    vars_[carried[i]] = res;
+  }
+}
+
 } // namespace tilec

@@ -47,6 +47,7 @@ public:
   void lowerStmt(const clang::Stmt* s);
   void lowerIf(const clang::IfStmt* s);
   void lowerFor(const clang::Stmt* s);
+  void lowerWhile(const clang::WhileStmt* s);
   /// Rebinds a local variable (assignment, ++, --); false after an error.
   bool assign(const clang::ValueDecl* var, Value* v, const clang::Stmt* at);
 

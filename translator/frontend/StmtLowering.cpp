@@ -110,8 +110,10 @@ void Lowerer::lowerStmt(const Stmt* s) {
     return lowerIf(is);
   if (isa<ForStmt>(s) || isa<CXXForRangeStmt>(s))
     return lowerFor(s);
-  if (isa<WhileStmt>(s) || isa<DoStmt>(s)) {
-    error(s, "while loops are not supported by the translator yet; use a for loop");
+  if (auto* ws = dyn_cast<WhileStmt>(s))
+    return lowerWhile(ws);
+  if (isa<DoStmt>(s)) {
+    error(s, "do-while loops are not supported by the translator yet; use while or for");
     return;
   }
   if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {

@@ -29,6 +29,7 @@ const char* opKindName(OpKind k) {
   case OpKind::Atomic: return "atomic";
   case OpKind::For: return "for";
   case OpKind::If: return "if";
+  case OpKind::While: return "while";
   case OpKind::Return: return "return";
   }
   return "?";

@@ -44,6 +44,8 @@ enum class OpKind {
   For,         // operands: lower, upper, step, carried inits; region 0 args: induction var,
                // carried values; `opcode` the comparison ("<", ">", ...)
   If,          // operands: condition, carried inits; regions: then, else
+  While,       // operands: carried inits; regions: condition (args: carried, yields the bool),
+               // body (args: carried, yields them)
   Return,      // leave the kernel
 };
 

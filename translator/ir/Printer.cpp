@@ -64,7 +64,7 @@ static void printOp(std::ostringstream& os, const Op& op, const std::string& ind
     os << "  {width=" << op.accessWidth.str() << "}";
   os << "\n";
   for (size_t i = 0; i < op.regions.size(); ++i) {
-    os << indent << (i == 0 ? "{" : "} else {") << "\n";
+    os << indent << (i == 0 ? "{" : op.kind == OpKind::While ? "} do {" : "} else {") << "\n";
     printRegion(os, *op.regions[i], indent + "  ");
   }
   if (!op.regions.empty())
@@ -98,7 +98,8 @@ std::string verifyKernel(const Kernel& k) {
       if (!v)
         err = std::string("null operand in ") + opKindName(op.kind);
     bool noResult = op.kind == OpKind::Store || op.kind == OpKind::For ||
-                    op.kind == OpKind::If || op.kind == OpKind::Return;
+                    op.kind == OpKind::If || op.kind == OpKind::While ||
+                    op.kind == OpKind::Return;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -107,7 +108,8 @@ std::string verifyKernel(const Kernel& k) {
       err = std::string(opKindName(op.kind)) + " of a non-pointer";
     bool controlFlow = op.kind == OpKind::For || op.kind == OpKind::If;
     for (auto& r : op.regions)
-      if (controlFlow && r->yields.size() != op.results.size())
+      if ((controlFlow || (op.kind == OpKind::While && r != op.regions[0])) &&
+          r->yields.size() != op.results.size())
         err = std::string(opKindName(op.kind)) + " yields " + std::to_string(r->yields.size()) +
               " values for " + std::to_string(op.results.size()) + " results";
   });

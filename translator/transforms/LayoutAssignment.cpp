@@ -132,9 +132,11 @@ std::string Assigner::run(const Op** where) {
   });
   // Carried values share a layout with their inits, region arguments and yields.
   walk(k_, [&](const Op& op) {
-    if (op.kind != OpKind::For && op.kind != OpKind::If)
+    if (op.kind != OpKind::For && op.kind != OpKind::If && op.kind != OpKind::While)
       return;
-    size_t firstInit = op.kind == OpKind::For ? 3 : (op.constexprCond.empty() ? 1 : 0);
+    size_t firstInit = op.kind == OpKind::For  ? 3
+                       : op.kind == OpKind::If ? (op.constexprCond.empty() ? 1 : 0)
+                                               : 0;
     size_t firstArg = op.kind == OpKind::For ? 1 : 0;
     for (size_t i = 0; i < op.results.size(); ++i) {
       if (!op.results[i]->type.isTile())
@@ -143,7 +145,8 @@ std::string Assigner::run(const Op** where) {
       for (auto& r : op.regions) {
         if (r->args.size() > firstArg + i)
           g_.unite(op.results[i]->id, r->args[firstArg + i]->id);
-        g_.unite(op.results[i]->id, r->yields[i]->id);
+        if (r->yields.size() == op.results.size()) // (a while's condition yields its bool)
+          g_.unite(op.results[i]->id, r->yields[i]->id);
       }
     }
   });
