@@ -3,31 +3,38 @@
 #include <tilec/tl.h>
 
 // Forward: y = (x - mean) * rstd * w + b per row; also stores mean and rstd (fp32) for the
-// backward pass. One row per program instance.
+// backward pass. One row per program instance. Two kernels, so that each is compiled for its
+// own register needs: the common case keeps the whole row in registers (n <= BLOCK); the
+// other walks over column blocks.
 template <int BLOCK>
 TILEC_KERNEL void layer_norm_fwd(const tl::half* x, tl::half* y, const tl::half* w,
                                  const tl::half* b, float* mean, float* rstd, int stride, int n,
                                  float eps) {
   int row = tl::program_id(0);
   auto cols = tl::arange<0, BLOCK>();
-  if (n <= BLOCK) {
-    // The whole row fits in one tile: read x once and keep it in registers.
-    auto mask = cols < n;
-    auto xv = tl::cast<float>(tl::load(x + row * stride + cols, mask));
-    float mu = tl::sum(xv) / n;
-    auto d = tl::where(mask, xv - mu, 0.0f); // padding lanes must not add to the variance
-    float rs = tl::rsqrt(tl::sum(d * d) / n + eps);
-    tl::store(mean + row, mu);
-    tl::store(rstd + row, rs);
-    // w and b are loaded here, not before the reductions: live across them they cost
-    // registers and occupancy, which measured slower.
-    auto wv = tl::cast<float>(tl::load(w + cols, mask));
-    auto bv = tl::cast<float>(tl::load(b + cols, mask));
-    tl::store(y + row * stride + cols, tl::cast<tl::half>(d * rs * wv + bv), mask);
-    return;
-  }
-  // Wider rows: three passes over column blocks (sum, squared deviations, normalize); the
-  // second and third re-read x, which stays mostly in L2.
+  // The whole row fits in one tile: read x once and keep it in registers.
+  auto mask = cols < n;
+  auto xv = tl::cast<float>(tl::load(x + row * stride + cols, mask));
+  float mu = tl::sum(xv) / n;
+  auto d = tl::where(mask, xv - mu, 0.0f); // padding lanes must not add to the variance
+  float rs = tl::rsqrt(tl::sum(d * d) / n + eps);
+  tl::store(mean + row, mu);
+  tl::store(rstd + row, rs);
+  // w and b are loaded here, not before the reductions: live across them they cost
+  // registers and occupancy, which measured slower.
+  auto wv = tl::cast<float>(tl::load(w + cols, mask));
+  auto bv = tl::cast<float>(tl::load(b + cols, mask));
+  tl::store(y + row * stride + cols, tl::cast<tl::half>(d * rs * wv + bv), mask);
+}
+
+// Forward for rows wider than BLOCK: three passes over column blocks (sum, squared
+// deviations, normalize); the second and third re-read x, which stays mostly in L2.
+template <int BLOCK>
+TILEC_KERNEL void layer_norm_fwd_wide(const tl::half* x, tl::half* y, const tl::half* w,
+                                      const tl::half* b, float* mean, float* rstd, int stride,
+                                      int n, float eps) {
+  int row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
   auto acc = tl::zeros<float, BLOCK>();
   for (int off = 0; off < n; off += BLOCK) {
     auto c = off + cols;

@@ -64,8 +64,13 @@ void forward_on_gpu(const Problem &p, const Config &c) {
   rstd.poison();
   with_block(c.fwd_block, [&](auto blk) {
     constexpr int B = decltype(blk)::value;
-    layer_norm_fwd<B>(tilec::Grid{(uint32_t)p.rows}, nullptr, x.ptr, y.ptr, w.ptr, b.ptr, mean.ptr,
-                      rstd.ptr, p.cols, p.cols, p.eps, {.num_warps = warps_for(B)});
+    if (p.cols <= B)
+      layer_norm_fwd<B>(tilec::Grid{(uint32_t)p.rows}, nullptr, x.ptr, y.ptr, w.ptr, b.ptr,
+                        mean.ptr, rstd.ptr, p.cols, p.cols, p.eps, {.num_warps = warps_for(B)});
+    else
+      layer_norm_fwd_wide<B>(tilec::Grid{(uint32_t)p.rows}, nullptr, x.ptr, y.ptr, w.ptr, b.ptr,
+                             mean.ptr, rstd.ptr, p.cols, p.cols, p.eps,
+                             {.num_warps = warps_for(B)});
   });
   sync();
   y.copy_to(p.y);

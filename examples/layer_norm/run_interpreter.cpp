@@ -33,8 +33,10 @@ void forward_in_interpreter(const Problem &p, const Config &c) {
   poison(p.mean, p.rows * sizeof(float));
   poison(p.rstd, p.rows * sizeof(float));
   with_block(c.fwd_block, [&](auto b) {
-    tilec::interpret::launch(layer_norm_fwd<decltype(b)::value>, tilec::Grid{(uint32_t)p.rows}, p.x,
-                             p.y, p.w, p.b, p.mean, p.rstd, p.cols, p.cols, p.eps);
+    constexpr int B = decltype(b)::value;
+    auto kernel = p.cols <= B ? layer_norm_fwd<B> : layer_norm_fwd_wide<B>;
+    tilec::interpret::launch(kernel, tilec::Grid{(uint32_t)p.rows}, p.x, p.y, p.w, p.b, p.mean,
+                             p.rstd, p.cols, p.cols, p.eps);
   });
 }
 
