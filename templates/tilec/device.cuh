@@ -18,3 +18,4 @@
 #include <tilec/device/broadcast.cuh>
 #include <tilec/device/layout2d.cuh>
 #include <tilec/device/reduce_axis.cuh>
+#include <tilec/device/relayout.cuh>

@@ -84,4 +84,41 @@ TEST(GpuRank2, LayoutConversionAndSliceReduction) {
   check_grid_index<128>(8);
 }
 
+template <int BM, int BN> void check_transpose(int m, int n, int num_warps) {
+  std::mt19937 rng(m + 31 * n);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> x(size_t(m) * n);
+  for (float& v : x)
+    v = dist(rng);
+  const int gm = (m + BM - 1) / BM, gn = (n + BN - 1) / BN;
+  tilec_test::DeviceBuffer dx(x.size() * sizeof(float)), dout(x.size() * sizeof(float));
+  tilec_test::DeviceBuffer dflat(size_t(gm) * gn * BM * BN * sizeof(float));
+  dx.upload(x);
+  dout.fill(0xff);
+  dflat.fill(0xff);
+  transpose_block<BM, BN>(tilec::Grid{uint32_t(gm), uint32_t(gn)}, nullptr, dx.as<float>(),
+                          dout.as<float>(), dflat.as<float>(), m, n, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  std::vector<float> out = dout.download<float>(), flat = dflat.download<float>();
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < n; ++c)
+      ASSERT_EQ(out[size_t(c) * m + r], x[size_t(r) * n + c]) << "r=" << r << " c=" << c;
+  for (int pr = 0; pr < gm; ++pr)
+    for (int pc = 0; pc < gn; ++pc)
+      for (int k = 0; k < BM * BN; ++k) {
+        int r = pr * BM + k / BN, c = pc * BN + k % BN;
+        float want = r < m && c < n ? x[size_t(r) * n + c] : 0.0f;
+        ASSERT_EQ(flat[(size_t(pr) * gn + pc) * BM * BN + k], want) << "block " << pr << "," << pc;
+      }
+}
+
+TEST(GpuRank2, TransposeAndReshape) {
+  std::string why;
+  if (!tilec::gpu_available(&why))
+    GTEST_SKIP() << "no GPU: " << why;
+  check_transpose<32, 64>(100, 77, 4);
+  check_transpose<16, 16>(33, 50, 4); // rows repeat across threads
+  check_transpose<64, 32>(64, 64, 8);
+}
+
 } // namespace

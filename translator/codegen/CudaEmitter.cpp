@@ -111,12 +111,14 @@ void KernelEmitter::decideMaterialization() {
       bool needsStatement = op->kind == OpKind::Load || op->kind == OpKind::ProgramId ||
                             op->kind == OpKind::NumPrograms || op->kind == OpKind::Reduce ||
                             op->kind == OpKind::Scan || op->kind == OpKind::Atomic ||
-                            op->kind == OpKind::ConvertLayout;
+                            op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
+                            op->kind == OpKind::Reshape;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
     // Reductions and conversions read their operand as an array.
-    if ((op->kind == OpKind::Reduce || op->kind == OpKind::ConvertLayout) &&
+    if ((op->kind == OpKind::Reduce || op->kind == OpKind::ConvertLayout ||
+         op->kind == OpKind::Trans || op->kind == OpKind::Reshape) &&
         op->operands[0]->def &&
         op->operands[0]->def->kind != OpKind::Param)
       arrays_.insert(op->operands[0]->id);
@@ -323,6 +325,20 @@ void KernelEmitter::emitOp(const Op& op) {
     *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
     *out_ << "  tilec::convert_layout<" << from << ", " << to << ">(" << nameOf(in) << ", " << name
           << ", tid, smem);\n";
+    return;
+  }
+  if (op.kind == OpKind::Trans || op.kind == OpKind::Reshape) {
+    comment(op);
+    const Value* in = op.operands[0];
+    const Value* r = op.result;
+    std::string T = r->type.cudaElem(), name = nameOf(r), from = layoutOf(in), to = layoutOf(r);
+    bool trans = op.kind == OpKind::Trans;
+    needSmem(trans ? "tilec::transpose_bytes<" + from + ", " + T + ">()"
+                   : "tilec::tile_elements<" + from + ">() * sizeof(" + T + ")");
+    *out_ << "  // " << (trans ? "transposed" : "reshaped") << " through shared memory\n";
+    *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
+    *out_ << "  tilec::" << (trans ? "transpose" : "reshape") << "<" << from << ", " << to << ">("
+          << nameOf(in) << ", " << name << ", tid, smem);\n";
     return;
   }
   if (op.kind == OpKind::Scan)

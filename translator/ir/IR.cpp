@@ -23,6 +23,8 @@ const char* opKindName(OpKind k) {
   case OpKind::Hint: return "hint";
   case OpKind::ExpandDims: return "expand_dims";
   case OpKind::ConvertLayout: return "convert_layout";
+  case OpKind::Trans: return "trans";
+  case OpKind::Reshape: return "reshape";
   case OpKind::Reduce: return "reduce";
   case OpKind::Scan: return "scan";
   case OpKind::Random: return "random";

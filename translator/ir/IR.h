@@ -37,6 +37,8 @@ enum class OpKind {
   Hint,        // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
   ExpandDims,  // rank-1 [N] -> rank-2 with a 1 inserted at attr[0]
   ConvertLayout, // the same rank-1 tile in another layout (through shared memory)
+  Trans,       // rank-2 transpose (through shared memory)
+  Reshape,     // same elements in row-major order, another shape (through shared memory)
   Reduce,      // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
   Scan,        // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse
   Random,      // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)

@@ -27,3 +27,21 @@ TILEC_KERNEL void grid_index(int* out, float* total) {
   tl::store(out + tl::expand_dims<1>(r) * B + tl::expand_dims<0>(r), t);
   tl::store(total, tl::sum(tl::sum<1>(tl::cast<float>(t))));
 }
+
+// Transpose a [BM, BN] block of an m x n matrix (out is n x m), and reshape a row of BM * BN
+// elements into the block's shape and back.
+template <int BM, int BN>
+TILEC_KERNEL void transpose_block(const float* x, float* out, float* flat, int m, int n) {
+  int pr = tl::program_id(0), pc = tl::program_id(1);
+  auto rows = pr * BM + tl::arange<0, BM>();
+  auto cols = pc * BN + tl::arange<0, BN>();
+  auto mask = (tl::expand_dims<1>(rows) < m) && (tl::expand_dims<0>(cols) < n);
+  auto v = tl::load(x + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), mask, 0.0f);
+  auto t = tl::trans(v);
+  auto tmask = (tl::expand_dims<1>(cols) < n) && (tl::expand_dims<0>(rows) < m);
+  tl::store(out + tl::expand_dims<1>(cols) * m + tl::expand_dims<0>(rows), t, tmask);
+  // Round trip through a rank-1 tile: flat[block][k] = v in row-major order.
+  auto lin = tl::reshape<BM * BN>(v);
+  int block = pr * tl::num_programs(1) + pc;
+  tl::store(flat + block * (BM * BN) + tl::arange<0, BM * BN>(), lin);
+}
