@@ -8,19 +8,16 @@
 //     --interpreter  run in the host interpreter even when a GPU is present
 #include "runners.h"
 
-#include <tilec/runtime.h>
+#include "example_main.h"
+#include "host_check.h"
 
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <exception>
-#include <string>
 #include <vector>
 
 namespace {
 
-constexpr int kSkipped = 77;
 constexpr size_t kPad = 1024;
 
 bool run_and_check(int n, float p, bool gpu) {
@@ -46,11 +43,8 @@ bool run_and_check(int n, float p, bool gpu) {
     }
     differ += (a[i] != 0.0f) != (other[i] != 0.0f);
   }
-  for (size_t i = n; i < a.size(); ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, &a[i], 4);
-    overwritten += bits != 0xFFFFFFFFu;
-  }
+  for (size_t i = n; i < a.size(); ++i)
+    overwritten += !example::is_poisoned(&a[i], sizeof(float));
   double frac = double(kept) / n;
   // 6 standard deviations of a binomial fraction, plus a little for tiny n.
   double slack = 6 * std::sqrt(p * (1 - p) / n) + 1e-3;
@@ -65,50 +59,19 @@ bool run_and_check(int n, float p, bool gpu) {
   return ok;
 }
 
+bool run_checks(const example::RunOptions &run) {
+  std::vector<int> sizes = {1, 1000, (1 << 18) + 3};
+  if (run.gpu)
+    sizes.push_back(1 << 26);
+  bool ok = true;
+  for (int n : sizes)
+    for (float p : {0.1f, 0.5f})
+      ok &= run_and_check(n, p, run.gpu);
+  return ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  bool require_gpu = false, interpreter = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--gpu")
-      require_gpu = true;
-    else if (a == "--interpreter")
-      interpreter = true;
-    else {
-      std::fprintf(stderr, "usage: %s [--gpu] [--interpreter]\n", argv[0]);
-      return 2;
-    }
-  }
-  bool gpu = false;
-  if (!interpreter) {
-    std::string why;
-    gpu = tilec::gpu_available(&why);
-    if (!gpu && require_gpu) {
-      std::printf("SKIPPED: no GPU (%s)\n", why.c_str());
-      return kSkipped;
-    }
-    if (!gpu)
-      std::printf("No GPU (%s): running the kernel in the tilec interpreter instead.\n",
-                  why.c_str());
-  } else {
-    std::printf("Running the kernel in the tilec interpreter (--interpreter).\n");
-  }
-  if (gpu)
-    std::printf("Running the kernel on the GPU through the tilec runtime.\n");
-
-  std::vector<int> sizes = {1, 1000, (1 << 18) + 3};
-  if (gpu)
-    sizes.push_back(1 << 26);
-  bool ok = true;
-  try {
-    for (int n : sizes)
-      for (float p : {0.1f, 0.5f})
-        ok &= run_and_check(n, p, gpu);
-  } catch (const std::exception &e) {
-    std::printf("FAIL: %s\n", e.what());
-    return 1;
-  }
-  std::printf(ok ? "PASSED\n" : "FAILED\n");
-  return ok ? 0 : 1;
+  return example::run_example(argc, argv, {"kernel", {}, run_checks});
 }

@@ -6,12 +6,12 @@
 
 #include "dropout.cpp"
 
-#include <cstring>
+#include "host_check.h"
 
 namespace example {
 
 void dropout_in_interpreter(const float *x, float *out, int n, size_t out_len, float p, int seed) {
-  std::memset(out, 0xFF, out_len * sizeof(float));
+  poison_host(out, out_len * sizeof(float));
   tilec::interpret::launch(dropout_kernel<kBlock>, tilec::Grid{(uint32_t)tilec::cdiv(n, kBlock)}, x,
                            out, n, p, seed);
 }

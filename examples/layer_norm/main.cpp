@@ -8,14 +8,14 @@
 //     --interpreter  run in the host interpreter even when a GPU is present
 #include "runners.h"
 
-#include <tilec/runtime.h>
+#include "example_main.h"
+#include "host_check.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
-#include <string>
+#include <utility>
 #include <vector>
 
 namespace example {
@@ -36,20 +36,6 @@ namespace {
 
 using example::Config;
 using example::Problem;
-
-constexpr int kSkipped = 77;
-
-// Deterministic inputs in [-1, 1) (splitmix64).
-struct Random {
-  uint64_t state;
-  float next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return float(z >> 40) * (2.0f / 16777216.0f) - 1.0f;
-  }
-};
 
 // Compares got with want; the tolerance is relative to each value and to the vector's RMS
 // (a value that cancels to near zero may be off by the rounding of its larger terms).
@@ -79,7 +65,7 @@ template <class T> std::vector<float> to_float(const std::vector<T> &v) {
 }
 
 bool check(int rows, int cols, bool gpu) {
-  Random rng{0x1a7e4ull + uint64_t(rows) * 977 + cols};
+  example::Random rng{0x1a7e4ull + uint64_t(rows) * 977 + cols};
   size_t n = size_t(rows) * cols;
   std::vector<tl::half> x(n), dy(n), w(cols), b(cols), y(n), dx(n), dw(cols), db(cols);
   std::vector<float> mean(rows), rstd(rows);
@@ -161,49 +147,18 @@ bool check(int rows, int cols, bool gpu) {
   return ok && bwd;
 }
 
+bool run_checks(const example::RunOptions &run) {
+  std::vector<std::pair<int, int>> shapes = {{1, 1}, {37, 1000}, {128, 4099}};
+  if (run.gpu)
+    shapes.push_back({4096, 8192});
+  bool ok = true;
+  for (auto [rows, cols] : shapes)
+    ok &= check(rows, cols, run.gpu);
+  return ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  bool require_gpu = false, interpreter = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--gpu")
-      require_gpu = true;
-    else if (a == "--interpreter")
-      interpreter = true;
-    else {
-      std::fprintf(stderr, "usage: %s [--gpu] [--interpreter]\n", argv[0]);
-      return 2;
-    }
-  }
-  bool gpu = false;
-  if (!interpreter) {
-    std::string why;
-    gpu = tilec::gpu_available(&why);
-    if (!gpu && require_gpu) {
-      std::printf("SKIPPED: no GPU (%s)\n", why.c_str());
-      return kSkipped;
-    }
-    if (!gpu)
-      std::printf("No GPU (%s): running the kernels in the tilec interpreter instead.\n",
-                  why.c_str());
-  } else {
-    std::printf("Running the kernels in the tilec interpreter (--interpreter).\n");
-  }
-  if (gpu)
-    std::printf("Running the kernels on the GPU through the tilec runtime.\n");
-
-  std::vector<std::pair<int, int>> shapes = {{1, 1}, {37, 1000}, {128, 4099}};
-  if (gpu)
-    shapes.push_back({4096, 8192});
-  bool ok = true;
-  try {
-    for (auto [rows, cols] : shapes)
-      ok &= check(rows, cols, gpu);
-  } catch (const std::exception &e) {
-    std::printf("FAIL: %s\n", e.what());
-    return 1;
-  }
-  std::printf(ok ? "PASSED\n" : "FAILED\n");
-  return ok ? 0 : 1;
+  return example::run_example(argc, argv, {"kernels", {}, run_checks});
 }

@@ -6,33 +6,19 @@
 
 #include "layer_norm.cpp"
 
-#include <cstring>
-#include <stdexcept>
+#include "block_dispatch.h"
+#include "host_check.h"
+
 #include <vector>
 
 namespace example {
-namespace {
-
-void poison(void *p, size_t bytes) { std::memset(p, 0xFF, bytes); }
-
-// Calls f(std::integral_constant<int, B>) for the B in {32, 64, ..., kMaxBlock} equal to block.
-template <int B = 32, class F> void with_block(int block, F f) {
-  if constexpr (B > kMaxBlock)
-    throw std::invalid_argument("layer_norm: unsupported BLOCK");
-  else if (block == B)
-    f(std::integral_constant<int, B>{});
-  else
-    with_block<B * 2>(block, f);
-}
-
-} // namespace
 
 void forward_in_interpreter(const Problem &p, const Config &c) {
   size_t n = size_t(p.rows) * p.cols;
-  poison(p.y, n * sizeof(tl::half));
-  poison(p.mean, p.rows * sizeof(float));
-  poison(p.rstd, p.rows * sizeof(float));
-  with_block(c.fwd_block, [&](auto b) {
+  poison_host(p.y, n * sizeof(tl::half));
+  poison_host(p.mean, p.rows * sizeof(float));
+  poison_host(p.rstd, p.rows * sizeof(float));
+  with_block<kMaxBlock>(c.fwd_block, kBadBlock, [&](auto b) {
     constexpr int B = decltype(b)::value;
     auto kernel = p.cols <= B ? layer_norm_fwd<B> : layer_norm_fwd_wide<B>;
     tilec::interpret::launch(kernel, tilec::Grid{(uint32_t)p.rows}, p.x, p.y, p.w, p.b, p.mean,
@@ -42,11 +28,11 @@ void forward_in_interpreter(const Problem &p, const Config &c) {
 
 void backward_in_interpreter(const Problem &p, const Config &c) {
   size_t n = size_t(p.rows) * p.cols;
-  poison(p.dx, n * sizeof(tl::half));
-  poison(p.dw, p.cols * sizeof(tl::half));
-  poison(p.db, p.cols * sizeof(tl::half));
+  poison_host(p.dx, n * sizeof(tl::half));
+  poison_host(p.dw, p.cols * sizeof(tl::half));
+  poison_host(p.db, p.cols * sizeof(tl::half));
   std::vector<float> dw_part(size_t(c.groups) * p.cols), db_part(dw_part.size());
-  with_block(c.bwd_block, [&](auto b) {
+  with_block<kMaxBlock>(c.bwd_block, kBadBlock, [&](auto b) {
     tilec::interpret::launch(layer_norm_bwd_dx<decltype(b)::value>, tilec::Grid{(uint32_t)c.groups},
                              p.dx, p.dy, dw_part.data(), db_part.data(), p.x, p.w, p.mean, p.rstd,
                              p.cols, p.rows, p.cols);

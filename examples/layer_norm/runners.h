@@ -33,6 +33,8 @@ int warps_for(int block);
 /// Columns per program of the dw/db reduction, and its warps.
 constexpr int kDwdbBlock = 64, kDwdbWarps = 2;
 constexpr int kMaxBlock = 16384;
+/// What the runners throw for any other BLOCK.
+inline constexpr const char *kBadBlock = "layer_norm: unsupported BLOCK";
 
 void forward_on_gpu(const Problem &p, const Config &c);
 void backward_on_gpu(const Problem &p, const Config &c);

@@ -8,13 +8,12 @@
 //     --interpreter  run in the host interpreter even when a GPU is present
 #include "runners.h"
 
-#include <tilec/runtime.h>
+#include "example_main.h"
+#include "host_check.h"
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -37,31 +36,14 @@ namespace {
 using example::Shape;
 using example::Variant;
 
-constexpr int kSkipped = 77;
 constexpr size_t kPad = 1024; // output floats past the last row that must stay untouched
 
-// Deterministic inputs in [-1, 1) (splitmix64).
-struct Random {
-  uint64_t state;
-  float next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return float(z >> 40) * (2.0f / 16777216.0f) - 1.0f;
-  }
-};
-
-bool is_poison(float v) {
-  uint32_t bits;
-  std::memcpy(&bits, &v, 4);
-  return bits == 0xFFFFFFFFu;
-}
+bool is_poison(float v) { return example::is_poisoned(&v, sizeof v); }
 
 const char *name(Variant v) { return v == Variant::row_per_program ? "row" : "persistent"; }
 
 bool check(Variant v, Shape s, bool gpu) {
-  Random rng{0x50f7ull + uint64_t(s.rows) * 131 + s.cols};
+  example::Random rng{0x50f7ull + uint64_t(s.rows) * 131 + s.cols};
   size_t in_len = size_t(s.rows - 1) * s.in_stride + s.cols;
   std::vector<float> in(in_len);
   // Values in [-8, 8): a spread of e^16 within a row. The padding between rows holds a huge
@@ -116,52 +98,21 @@ bool check(Variant v, Shape s, bool gpu) {
   return ok;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  bool require_gpu = false, interpreter = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--gpu")
-      require_gpu = true;
-    else if (a == "--interpreter")
-      interpreter = true;
-    else {
-      std::fprintf(stderr, "usage: %s [--gpu] [--interpreter]\n", argv[0]);
-      return 2;
-    }
-  }
-  bool gpu = false;
-  if (!interpreter) {
-    std::string why;
-    gpu = tilec::gpu_available(&why);
-    if (!gpu && require_gpu) {
-      std::printf("SKIPPED: no GPU (%s)\n", why.c_str());
-      return kSkipped;
-    }
-    if (!gpu)
-      std::printf("No GPU (%s): running the kernels in the tilec interpreter instead.\n",
-                  why.c_str());
-  } else {
-    std::printf("Running the kernels in the tilec interpreter (--interpreter).\n");
-  }
-  if (gpu)
-    std::printf("Running the kernels on the GPU through the tilec runtime.\n");
-
+bool run_checks(const example::RunOptions &run) {
   // {rows, cols, in_stride, out_stride}
   std::vector<Shape> shapes = {{1, 1, 1, 1}, {37, 1000, 1003, 1005}, {128, 4099, 4099, 4099}};
-  if (gpu)
+  if (run.gpu)
     shapes.push_back({4096, 16384, 16384, 16384});
 
   bool ok = true;
-  try {
-    for (Variant v : {Variant::row_per_program, Variant::persistent})
-      for (Shape s : shapes)
-        ok &= check(v, s, gpu);
-  } catch (const std::exception &e) {
-    std::printf("FAIL: %s\n", e.what());
-    return 1;
-  }
-  std::printf(ok ? "PASSED\n" : "FAILED\n");
-  return ok ? 0 : 1;
+  for (Variant v : {Variant::row_per_program, Variant::persistent})
+    for (Shape s : shapes)
+      ok &= check(v, s, run.gpu);
+  return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return example::run_example(argc, argv, {"kernels", {}, run_checks});
 }

@@ -17,6 +17,8 @@ struct Shape {
 
 /// Widest row the kernels take: BLOCK = the next power of two >= cols, at most this.
 constexpr int kMaxBlock = 32768;
+/// What the runners throw for a wider row.
+inline constexpr const char *kRowTooWide = "softmax: row too wide";
 
 /// Softmax of every row of `in` into `out`. `out` holds `out_len` floats; the runners fill all
 /// of it with 0xFF bytes (NaN) first, so elements the kernel misses or writes by mistake show.

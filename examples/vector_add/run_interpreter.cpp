@@ -6,19 +6,19 @@
 
 #include "vector_add.cpp"
 
-#include <cstring>
+#include "host_check.h"
 
 namespace example {
 
 void add_in_interpreter(const float *x, const float *y, float *out, int n, size_t out_len) {
-  std::memset(out, 0xFF, out_len * sizeof(float));
+  poison_host(out, out_len * sizeof(float));
   tilec::interpret::launch(add_kernel<kBlockF32>, tilec::Grid{(uint32_t)tilec::cdiv(n, kBlockF32)},
                            x, y, out, n);
 }
 
 void add_in_interpreter(const tl::half *x, const tl::half *y, tl::half *out, int n,
                         size_t out_len) {
-  std::memset(static_cast<void *>(out), 0xFF, out_len * sizeof(tl::half));
+  poison_host(out, out_len * sizeof(tl::half));
   tilec::interpret::launch(add_kernel_t<tl::half, kBlockF16>,
                            tilec::Grid{(uint32_t)tilec::cdiv(n, kBlockF16)}, x, y, out, n);
 }
