@@ -9,18 +9,18 @@
 namespace tilec {
 
 struct EmitOptions {
-  std::string inputName;      // "vector_add.cpp", as shown in comments and #line
-  std::string inputPath;      // for #line directives
-  std::string stem;           // "vector_add"
+  std::string inputName; // "vector_add.cpp", as shown in comments and #line
+  std::string inputPath; // for #line directives
+  std::string stem;      // "vector_add"
   bool lineDirectives = false;
 };
 
 /// The readable .cu: one __global__ template per kernel.
-std::string emitCuda(const std::vector<const Kernel*>& kernels, const EmitOptions& opts);
+std::string emitCuda(const std::vector<const Kernel *> &kernels, const EmitOptions &opts);
 
 /// The launcher header: the .cu text embedded, one typed launcher per kernel.
-std::string emitLauncher(const std::vector<const Kernel*>& kernels, const std::string& cuda,
-                         const EmitOptions& opts);
+std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,
+                         const EmitOptions &opts);
 
 /// One ahead-of-time instantiation request: "add_kernel<1024>" or "add_kernel<1024>:8:3".
 struct AotSpec {
@@ -30,16 +30,16 @@ struct AotSpec {
   int numStages = 3;
 };
 /// Parses a spec; returns an error message or "".
-std::string parseAotSpec(const std::string& text, AotSpec& out);
+std::string parseAotSpec(const std::string &text, AotSpec &out);
 
 /// The DIV16 masks instantiated ahead of time: none, pointers only, every eligible argument.
-std::vector<unsigned> aotDiv16Masks(const Kernel& k);
+std::vector<unsigned> aotDiv16Masks(const Kernel &k);
 
 /// Full name expression of one instantiation, as the runtime spells it.
-std::string nameExpression(const Kernel& k, const AotSpec& s, unsigned div16);
+std::string nameExpression(const Kernel &k, const AotSpec &s, unsigned div16);
 
 /// The nvcc translation unit that instantiates and registers `specs`.
-std::string emitAot(const std::vector<const Kernel*>& kernels, const std::vector<AotSpec>& specs,
-                    const EmitOptions& opts);
+std::string emitAot(const std::vector<const Kernel *> &kernels, const std::vector<AotSpec> &specs,
+                    const EmitOptions &opts);
 
 } // namespace tilec

@@ -8,23 +8,25 @@
 
 namespace tilec {
 
-static std::string templateKinds(const Kernel& k) {
+static std::string templateKinds(const Kernel &k) {
   std::string s;
-  for (auto& tp : k.templateParams)
-    s += tp.kind == TemplateParam::Kind::Type ? 't' : tp.kind == TemplateParam::Kind::Bool ? 'b' : 'i';
+  for (auto &tp : k.templateParams)
+    s += tp.kind == TemplateParam::Kind::Type   ? 't'
+         : tp.kind == TemplateParam::Kind::Bool ? 'b'
+                                                : 'i';
   return s;
 }
 
 /// A raw-string delimiter that does not occur in the text.
-static std::string delimiterFor(const std::string& text) {
+static std::string delimiterFor(const std::string &text) {
   std::string d = "tilec_cuda";
   while (text.find(")" + d + "\"") != std::string::npos)
     d += "_";
   return d;
 }
 
-std::string emitLauncher(const std::vector<const Kernel*>& kernels, const std::string& cuda,
-                         const EmitOptions& o) {
+std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,
+                         const EmitOptions &o) {
   std::ostringstream os;
   std::string ns = "tilec_generated::" + o.stem;
   std::string delim = delimiterFor(cuda);
@@ -37,7 +39,7 @@ std::string emitLauncher(const std::vector<const Kernel*>& kernels, const std::s
      << "inline constexpr tilec::Source source = {\"" << o.stem << ".cu\", R\"" << delim << "("
      << cuda << ")" << delim << "\"};\n"
      << "} // namespace " << ns << "\n";
-  for (const Kernel* k : kernels) {
+  for (const Kernel *k : kernels) {
     os << "\n/// Launches " << k->name << " over `grid` program instances on `stream`.\n";
     if (!k->templateParams.empty()) {
       os << "template <";
@@ -46,13 +48,13 @@ std::string emitLauncher(const std::vector<const Kernel*>& kernels, const std::s
       os << ">\n";
     }
     os << "inline void " << k->name << "(tilec::Grid grid, tilec::Stream stream";
-    for (auto& p : k->params)
+    for (auto &p : k->params)
       os << ", " << p.type.cudaElem() << " " << p.name;
     os << ",\n    const tilec::LaunchOptions& options = {}) {\n";
     os << "  static tilec::Kernel kernel(" << ns << "::source, \"" << k->name << "\", \""
        << templateKinds(*k) << "\");\n";
     os << "  tilec::SpecKey key;\n";
-    for (auto& tp : k->templateParams) {
+    for (auto &tp : k->templateParams) {
       if (tp.kind == TemplateParam::Kind::Type)
         os << "  key.push(tilec::type_id<" << tp.name << ">());\n";
       else
@@ -69,7 +71,8 @@ std::string emitLauncher(const std::vector<const Kernel*>& kernels, const std::s
     if (k->params.empty())
       os << "nullptr";
     os << "};\n";
-    os << "  kernel.launch(key, grid, options.num_warps * 32, /*shared_bytes=*/0, stream, params);\n";
+    os << "  kernel.launch(key, grid, options.num_warps * 32, /*shared_bytes=*/0, stream, "
+          "params);\n";
     os << "}\n";
   }
   return os.str();

@@ -2,7 +2,7 @@
 
 namespace tilec {
 
-std::string NameTable::fresh(const std::string& want) {
+std::string NameTable::fresh(const std::string &want) {
   std::string n = want;
   for (int i = 1; used_.count(n); ++i)
     n = want + "_" + std::to_string(i);
@@ -10,7 +10,7 @@ std::string NameTable::fresh(const std::string& want) {
   return n;
 }
 
-const std::string& NameTable::of(const Value* v) {
+const std::string &NameTable::of(const Value *v) {
   auto it = byValue_.find(v->id);
   if (it != byValue_.end())
     return it->second;

@@ -12,11 +12,11 @@ namespace tilec {
 class NameTable {
 public:
   /// Reserves a name used by the generated code itself.
-  void reserve(const std::string& n) { used_.insert(n); }
+  void reserve(const std::string &n) { used_.insert(n); }
   /// A fresh name based on `want` (`offs`, `offs_1`, ...).
-  std::string fresh(const std::string& want);
+  std::string fresh(const std::string &want);
   /// The name of a value: its source variable's name if it has one, else `t<id>`.
-  const std::string& of(const Value* v);
+  const std::string &of(const Value *v);
 
 private:
   std::set<std::string> used_;

@@ -1,0 +1,99 @@
+// Operations where threads cooperate: reductions, scans, and elements moving between
+// threads (layout conversions, transposes, reshapes) through shared memory.
+#include "codegen/KernelEmitter.h"
+
+namespace tilec {
+namespace emit {
+
+/// A named lambda for a combine region: [&](T a, T b) { ...; return y; }.
+std::string KernelEmitter::combineLambda(const Op &op, const std::string &elemType) {
+  if (op.regions.empty()) {
+    if (op.opcode == "cumprod")
+      return "[](" + elemType + " a, " + elemType + " b) { return a * b; }";
+    return "";
+  }
+  const Region &r = *op.regions[0];
+  std::string name = names_.fresh("combine");
+  std::string a = nameOf(r.args[0]), b = nameOf(r.args[1]);
+  *out_ << "  auto " << name << " = [&](" << elemType << " " << a << ", " << elemType << " " << b
+        << ") {\n";
+  *out_ << nested(r, [&] { *out_ << "  return " << elem(r.yields[0], "0") << ";\n"; });
+  *out_ << "  };\n";
+  return name;
+}
+
+void KernelEmitter::emitReduce(const Op &op) {
+  comment(op);
+  const Value *in = op.operands[0];
+  const Value *r = op.result;
+  std::string L = layoutOf(in), arr = nameOf(in);
+  if (r->type.isTile()) {
+    // One dimension of a rank-2 tile: the result is held in the slice layout.
+    std::string fn = op.opcode == "sum"       ? "tilec::SumOp{}"
+                     : op.opcode == "max"     ? "tilec::MaxOp{}"
+                     : op.opcode == "min"     ? "tilec::MinOp{}"
+                     : op.opcode == "xor_sum" ? "tilec::XorOp{}"
+                                              : combineLambda(op, in->type.cudaElem());
+    std::string T = r->type.cudaElem(), name = nameOf(r), dim = op.attrs[0].str();
+    needSmem("tilec::axis_scratch_bytes<" + L + ", " + dim + ", " + T + ">()");
+    *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
+    *out_ << "  tilec::reduce_axis<" << L << ", " << dim << ">(" << arr << ", " << name << ", "
+          << fn << ", tid, smem);\n";
+    return;
+  }
+  if (op.opcode == "argmax" || op.opcode == "argmin") {
+    // NaNs are ignored, as by tl::max / tl::min (and the interpreter).
+    *out_ << "  const int " << nameOf(r) << " = tilec::arg_reduce_tile<" << L << ", "
+          << (op.opcode == "argmax" ? "true" : "false") << ", " << in->type.cudaElem()
+          << ", /*NAN_WINS=*/false>(" << arr << ", tid, smem);\n";
+    return;
+  }
+  std::string fn = op.opcode == "sum"       ? "tilec::SumOp{}"
+                   : op.opcode == "max"     ? "tilec::MaxOp{}"
+                   : op.opcode == "min"     ? "tilec::MinOp{}"
+                   : op.opcode == "xor_sum" ? "tilec::XorOp{}"
+                                            : combineLambda(op, in->type.cudaElem());
+  *out_ << "  const " << r->type.cudaElem() << " " << nameOf(r) << " = tilec::reduce_tile<" << L
+        << ">(" << arr << ", " << fn << ", tid, smem);\n";
+}
+
+void KernelEmitter::emitScan(const Op &op) {
+  comment(op);
+  const Value *r = op.result;
+  std::string L = layoutOf(r), name = nameOf(r), T = r->type.cudaElem();
+  std::string fn = op.opcode == "cumsum" ? "tilec::SumOp{}" : combineLambda(op, T);
+  *out_ << "  " << T << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name
+        << "[i] = " << elem(op.operands[0], "i") << ";\n";
+  *out_ << "  tilec::scan_tile<" << L << ", " << T << ", decltype(" << fn << ")"
+        << (op.attrs[0].isConst(0) ? "" : ", true") << ">(" << name << ", " << fn
+        << ", tid, smem);\n";
+}
+
+/// Conversions, transposes and reshapes: elements change threads through shared memory.
+void KernelEmitter::emitRelayout(const Op &op) {
+  comment(op);
+  const Value *in = op.operands[0];
+  const Value *r = op.result;
+  std::string T = r->type.cudaElem(), name = nameOf(r), from = layoutOf(in), to = layoutOf(r);
+  if (op.kind == OpKind::ConvertLayout) {
+    needSmem(from + "::TILE_SIZE * sizeof(" + T + ")");
+    *out_ << "  // " << nameOf(in) << " moved from layout " << from << " to " << to
+          << " through shared memory\n";
+    *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
+    *out_ << "  tilec::convert_layout<" << from << ", " << to << ">(" << nameOf(in) << ", " << name
+          << ", tid, smem);\n";
+    return;
+  }
+  bool trans = op.kind == OpKind::Trans;
+  needSmem(trans ? "tilec::transpose_bytes<" + from + ", " + T + ">()"
+                 : "tilec::tile_elements<" + from + ">() * sizeof(" + T + ")");
+  *out_ << "  // " << (trans ? "transposed" : "reshaped") << " through shared memory\n";
+  *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
+  *out_ << "  tilec::" << (trans ? "transpose" : "reshape") << "<" << from << ", " << to << ">("
+        << nameOf(in) << ", " << name << ", tid, smem);\n";
+}
+
+} // namespace emit
+} // namespace tilec

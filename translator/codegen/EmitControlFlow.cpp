@@ -1,0 +1,125 @@
+// Structured control flow: carried variables, for, while and if.
+#include "codegen/KernelEmitter.h"
+
+namespace tilec {
+namespace emit {
+
+/// Declares the variables that hold `op`'s carried values, initialized from its operands.
+void KernelEmitter::declareCarried(const Op &op, size_t firstInit) {
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    const Value *init = op.operands[firstInit + i];
+    std::string name = names_.fresh(op.carriedNames[i]);
+    storage_[op.results[i]->id] = name;
+    for (auto &r : op.regions)
+      if (r->args.size() > i + (op.kind == OpKind::For ? 1 : 0))
+        storage_[r->args[i + (op.kind == OpKind::For ? 1 : 0)]->id] = name;
+    const Type &t = init->type;
+    if (t.isScalar()) {
+      *out_ << "  " << t.cudaElem() << " " << name << " = " << elem(init, "0") << ";\n";
+    } else {
+      std::string L = layoutName(init->layout);
+      *out_ << "  " << t.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
+      *out_ << "#pragma unroll\n";
+      *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name
+            << "[i] = " << elem(init, "i") << ";\n";
+    }
+  }
+}
+
+/// Copies what region `r` yields into the carried variables.
+void KernelEmitter::assignYields(const Op &op, const Region &r, size_t firstInit) {
+  // A yield that is another carried variable (a swap) is read before anything is written.
+  std::vector<std::string> sources(r.yields.size());
+  bool staged = false;
+  for (size_t i = 0; i < r.yields.size(); ++i) {
+    const Value *y = r.yields[i];
+    if (nameOf(y) == nameOf(op.results[i]) || y == op.operands[firstInit + i])
+      continue; // unchanged
+    bool otherCarried = false;
+    for (size_t j = 0; j < op.results.size(); ++j)
+      otherCarried |= j != i && nameOf(y) == nameOf(op.results[j]);
+    if (otherCarried && !staged) {
+      staged = true;
+    }
+    sources[i] = "y";
+  }
+  std::vector<std::string> from(r.yields.size());
+  for (size_t i = 0; i < r.yields.size(); ++i) {
+    if (sources[i].empty())
+      continue;
+    const Value *y = r.yields[i];
+    from[i] = nameOf(y);
+    if (staged) {
+      std::string tmp = names_.fresh(op.carriedNames[i] + "_next");
+      if (y->type.isScalar()) {
+        *out_ << "  const " << y->type.cudaElem() << " " << tmp << " = " << elem(y, "0") << ";\n";
+      } else {
+        std::string L = layoutName(y->layout);
+        *out_ << "  " << y->type.cudaElem() << " " << tmp << "[" << L << "::ELEMS];\n";
+        *out_ << "#pragma unroll\n";
+        *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << tmp
+              << "[i] = " << elem(y, "i") << ";\n";
+      }
+      from[i] = tmp;
+    }
+  }
+  for (size_t i = 0; i < r.yields.size(); ++i) {
+    if (sources[i].empty())
+      continue;
+    const Value *y = r.yields[i];
+    const std::string &to = nameOf(op.results[i]);
+    if (y->type.isScalar()) {
+      *out_ << "  " << to << " = " << (staged ? from[i] : elem(y, "0")) << ";\n";
+    } else {
+      std::string L = layoutName(y->layout);
+      *out_ << "#pragma unroll\n";
+      *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << to
+            << "[i] = " << (staged ? from[i] + "[i]" : elem(y, "i")) << ";\n";
+    }
+  }
+}
+
+void KernelEmitter::emitFor(const Op &op) {
+  comment(op);
+  declareCarried(op, 3);
+  const Region &body = *op.regions[0];
+  std::string iv = names_.fresh(body.args[0]->name.empty() ? "k" : body.args[0]->name);
+  storage_[body.args[0]->id] = iv;
+  std::string lo = elem(op.operands[0], "0"), hi = elem(op.operands[1], "0"),
+              step = elem(op.operands[2], "0");
+  if (op.unrolled)
+    *out_ << "#pragma unroll\n";
+  *out_ << "  for (" << body.args[0]->type.cudaElem() << " " << iv << " = " << lo << "; " << iv
+        << " " << op.opcode << " " << hi << "; " << iv << " += " << step << ") {\n";
+  *out_ << nested(body, [&] { assignYields(op, body, 3); });
+  *out_ << "  }\n";
+}
+
+void KernelEmitter::emitWhile(const Op &op) {
+  comment(op);
+  declareCarried(op, 0);
+  const Region &cond = *op.regions[0];
+  const Region &body = *op.regions[1];
+  // The condition is computed at the top of each iteration from the carried values.
+  *out_ << "  while (true) {\n";
+  *out_ << nested(cond, [&] { *out_ << "  if (!" << elem(cond.yields[0], "0") << ") break;\n"; });
+  *out_ << nested(body, [&] { assignYields(op, body, 0); });
+  *out_ << "  }\n";
+}
+
+void KernelEmitter::emitIf(const Op &op) {
+  comment(op);
+  size_t firstInit = op.constexprCond.empty() ? 1 : 0;
+  declareCarried(op, firstInit);
+  std::string cond = op.constexprCond.empty() ? elem(op.operands[0], "0") : op.constexprCond;
+  *out_ << "  if " << (op.constexprCond.empty() ? "" : "constexpr ") << "(" << cond << ") {\n";
+  *out_ << nested(*op.regions[0], [&] { assignYields(op, *op.regions[0], firstInit); });
+  std::string elseText =
+      nested(*op.regions[1], [&] { assignYields(op, *op.regions[1], firstInit); });
+  if (elseText.find_first_not_of(" \n") != std::string::npos)
+    *out_ << "  } else {\n" << elseText;
+  *out_ << "  }\n";
+}
+
+} // namespace emit
+} // namespace tilec

@@ -1,0 +1,110 @@
+// Loads, stores and atomics: global memory accesses of tiles and scalars.
+#include "codegen/KernelEmitter.h"
+
+namespace tilec {
+namespace emit {
+
+void KernelEmitter::emitLoad(const Op &op) {
+  const Value *r = op.result;
+  const Value *ptrs = op.operands[0];
+  const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
+  const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
+  const std::string &name = nameOf(r);
+  comment(op);
+  if (r->type.isScalar()) {
+    std::string p = elem(ptrs, "0");
+    *out_ << "  const " << r->type.cudaElem() << " " << name << " = ";
+    if (mask)
+      *out_ << elem(mask, "0") << " ? *" << p << " : "
+            << (other ? elem(other, "0") : zeroOf(r->type.elem));
+    else
+      *out_ << "*" << p;
+    *out_ << ";\n";
+    return;
+  }
+  std::string L = layoutOf(r);
+  std::string w = names_.fresh(name + "_width");
+  *out_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
+        << ptrs->info.divisibility.str() << " bytes\n";
+  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
+  std::string templateArgs = w;
+  if (mask && mask->type.isTile()) {
+    std::string u = names_.fresh(name + "_mask_uniform");
+    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
+          << " == 0;\n";
+    templateArgs += ", " + u;
+  }
+  *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
+  *out_ << "    tilec::load_vec<" << templateArgs << ">(&" << name << "[i], " << elem(ptrs, "i");
+  if (mask)
+    *out_ << ", " << arrayArg(mask, "i") << ", "
+          << (other ? arrayArg(other, "i") : zeroOf(r->type.elem));
+  *out_ << ");\n";
+}
+
+void KernelEmitter::emitStore(const Op &op) {
+  const Value *ptrs = op.operands[0];
+  const Value *val = op.operands[1];
+  const Value *mask = op.operands.size() > 2 ? op.operands[2] : nullptr;
+  comment(op);
+  if (ptrs->type.isScalar()) {
+    // One thread stores a scalar for the whole program instance.
+    *out_ << "  if (tid == 0" << (mask ? " && " + elem(mask, "0") : "") << ") *" << elem(ptrs, "0")
+          << " = " << elem(val, "0") << ";\n";
+    return;
+  }
+  std::string L = layoutOf(ptrs);
+  std::string w = names_.fresh("store_width");
+  *out_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
+        << ptrs->info.divisibility.str() << " bytes\n";
+  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
+  std::string templateArgs = w;
+  if (mask && mask->type.isTile()) {
+    std::string u = names_.fresh("store_mask_uniform");
+    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
+          << " == 0;\n";
+    templateArgs += ", " + u;
+  }
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
+  *out_ << "    tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "
+        << arrayArg(val, "i");
+  if (mask)
+    *out_ << ", " << arrayArg(mask, "i");
+  *out_ << ", " << L << "::owner(tid));\n";
+}
+
+void KernelEmitter::emitAtomic(const Op &op) {
+  comment(op);
+  const Value *r = op.result;
+  bool cas = op.opcode == "cas";
+  const Value *ptrs = op.operands[0];
+  const Value *mask = (!cas && op.operands.size() > 2) ? op.operands[2] : nullptr;
+  std::string T = r->type.cudaElem(), name = nameOf(r);
+  auto call = [&](const std::string &i) {
+    std::string c =
+        "tilec::atomic_" + op.opcode + "(" + elem(ptrs, i) + ", " + elem(op.operands[1], i);
+    if (cas)
+      c += ", " + elem(op.operands[2], i);
+    return c + ")";
+  };
+  if (r->type.isScalar()) {
+    // One thread performs it for the program instance; every thread gets the old value.
+    *out_ << "  const " << T << " " << name << " = tilec::block_broadcast((tid == 0"
+          << (mask ? " && " + elem(mask, "0") : "") << ") ? " << call("0") << " : " << T
+          << "(0), 0, smem);\n";
+    return;
+  }
+  // Threads holding copies of elements (replicated layouts) skip them.
+  std::string L = layoutOf(r);
+  *out_ << "  " << T << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i)\n";
+  *out_ << "    " << name << "[i] = (" << L << "::owner(tid)"
+        << (mask ? " && " + elem(mask, "i") : "") << ") ? " << call("i") << " : " << T << "(0);\n";
+}
+
+} // namespace emit
+} // namespace tilec

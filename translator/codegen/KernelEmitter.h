@@ -1,0 +1,113 @@
+// KernelEmitter: writes one kernel of the tile IR as a CUDA __global__ template.
+//
+// Every tile lives in registers as a per-thread array laid out by its layout (Lk), so an
+// elementwise op is a loop over the thread's elements and the mapping is visible in the code:
+// element i of thread `tid` is tile index Lk::coord(tid, i). Single-use elementwise results
+// are folded into their user's expression; named values, loads and multi-use values get
+// arrays. The methods are split by concern: CudaEmitter.cpp (the kernel, elementwise code),
+// EmitMemory.cpp (loads, stores, atomics), EmitControlFlow.cpp (for, while, if),
+// EmitCollectives.cpp (reductions, scans, and moving elements between threads).
+#pragma once
+
+#include "analysis/AxisInfo.h"
+#include "codegen/Codegen.h"
+#include "codegen/NameTable.h"
+#include "transforms/LayoutAssignment.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tilec {
+namespace emit {
+
+inline bool isOperatorToken(const std::string &op) {
+  return !op.empty() && !std::isalpha(static_cast<unsigned char>(op[0]));
+}
+
+inline std::string oneLine(const std::string &s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == '\n' || c == '\t' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space)
+      out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+/// The `other` of a load without one: zero of the element type.
+inline std::string zeroOf(const ElemType &t) {
+  if (t.is(ScalarKind::F32))
+    return "0.0f";
+  if (t.is(ScalarKind::F64))
+    return "0.0";
+  if (t.isInteger())
+    return t.cuda() + "(0)";
+  return "tilec::cast<" + t.cuda() + ">(0)";
+}
+
+class KernelEmitter {
+public:
+  KernelEmitter(const Kernel &k, const EmitOptions &o) : k_(k), o_(o) {}
+  std::string run();
+
+  // (the methods below are defined in CudaEmitter.cpp and the Emit*.cpp files)
+private:
+  const Kernel &k_;
+  const EmitOptions &o_;
+  NameTable names_;
+  std::ostringstream *out_ = nullptr;  // the region being written
+  std::set<int> arrays_;               // values materialized into variables, by id
+  std::map<int, std::string> storage_; // carried values: the variable that holds them
+  // Shared memory: one buffer for every use (reductions, scans, scalar atomics, layout
+  // conversions). Each use ends with a barrier, so they can all take the same bytes; the
+  // buffer is as large as the largest. Sizes as constexpr C++, in first-use order.
+  std::vector<std::string> smemSizes_;
+  void needSmem(const std::string &bytes) {
+    if (std::find(smemSizes_.begin(), smemSizes_.end(), bytes) == smemSizes_.end())
+      smemSizes_.push_back(bytes);
+  }
+
+  void decideMaterialization();
+  bool materialized(const Value *v) const { return arrays_.count(v->id) > 0; }
+  std::string layoutOf(const Value *v) const { return layoutName(v->layout); }
+  std::string elem(const Value *v, const std::string &i);
+  std::string compute(const Op &op, const std::string &i);
+  void comment(const Op &op);
+  void emitOp(const Op &op);
+  void emitLoad(const Op &op);
+  void emitStore(const Op &op);
+  void emitFor(const Op &op);
+  void emitWhile(const Op &op);
+  void emitReduce(const Op &op);
+  void emitScan(const Op &op);
+  void emitAtomic(const Op &op);
+  void emitRelayout(const Op &op);
+  std::string combineLambda(const Op &op, const std::string &elemType);
+  void emitIf(const Op &op);
+  void emitRegion(const Region &r);
+  std::string nested(const Region &r, const std::function<void()> &after);
+  void declareCarried(const Op &op, size_t firstInit);
+  void assignYields(const Op &op, const Region &r, size_t firstInit);
+  const std::string &nameOf(const Value *v) {
+    auto it = storage_.find(v->id);
+    return it != storage_.end() ? it->second : names_.of(v);
+  }
+  std::string arrayArg(const Value *v, const std::string &i) {
+    return v->type.isTile() ? "&" + nameOf(v) + "[" + i + "]" : elem(v, i);
+  }
+};
+
+} // namespace emit
+} // namespace tilec
