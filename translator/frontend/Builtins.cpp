@@ -10,14 +10,13 @@ namespace tilec {
 using namespace clang;
 
 namespace {
-const std::set<std::string> kFloatMath = {"exp",  "exp2", "log",     "log2",  "sqrt", "rsqrt",
-                                          "sin",  "cos",  "tanh",    "erf",   "sigmoid",
-                                          "floor", "ceil"};
+const std::set<std::string> kFloatMath = {"exp", "exp2", "log", "log2",    "sqrt",  "rsqrt", "sin",
+                                          "cos", "tanh", "erf", "sigmoid", "floor", "ceil"};
 const std::set<std::string> kBinaryFns = {"maximum", "minimum", "cdiv", "umulhi"};
 } // namespace
 
-Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
-  const std::string& n = c.name;
+Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
+  const std::string &n = c.name;
   unsigned nargs = call->getNumArgs();
   // Calls in non-template kernels are resolved and spell out the header's default arguments
   // (store's `mask = true`); the translator applies its own defaults.
@@ -26,9 +25,10 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
   auto want = [&](unsigned lo, unsigned hi) {
     if (nargs < lo || nargs > hi) {
-      error(call, "tl::" + n + " takes " +
-                      (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                      " arguments, " + std::to_string(nargs) + " given");
+      error(call,
+            "tl::" + n + " takes " +
+                (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                " arguments, " + std::to_string(nargs) + " given");
       return false;
     }
     return true;
@@ -51,7 +51,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
       error(call->getArg(0), "the axis must be the constant 0, 1 or 2");
       return nullptr;
     }
-    Op* op = emit(n == "program_id" ? OpKind::ProgramId : OpKind::NumPrograms, {}, scalarInt, call);
+    Op *op = emit(n == "program_id" ? OpKind::ProgramId : OpKind::NumPrograms, {}, scalarInt, call);
     op->axis = int(axis->value());
     return op->result;
   }
@@ -68,7 +68,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     }
     Type t = scalarInt;
     t.shape = {size};
-    Op* op = emit(OpKind::Arange, {}, t, call);
+    Op *op = emit(OpKind::Arange, {}, t, call);
     op->attrs = {*lo, *hi};
     return op->result;
   }
@@ -92,7 +92,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
       error(call, "tiles of rank 3 are not supported by the translator yet");
       return nullptr;
     }
-    Value* v = n == "zeros" ? constant(0, *et, call) : castTo(arg(0), *et, call);
+    Value *v = n == "zeros" ? constant(0, *et, call) : castTo(arg(0), *et, call);
     if (!v)
       return nullptr;
     return emit(OpKind::Splat, {v}, t, call)->result;
@@ -100,129 +100,24 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   if (n == "zeros_like" || n == "full_like") {
     if (!want(n == "zeros_like" ? 1 : 2, n == "zeros_like" ? 1 : 2))
       return nullptr;
-    Value* like = arg(0);
+    Value *like = arg(0);
     if (!like)
       return nullptr;
-    Value* v = n == "zeros_like" ? constant(0, like->type.elem, call)
+    Value *v = n == "zeros_like" ? constant(0, like->type.elem, call)
                                  : castTo(arg(1), like->type.elem, call);
     if (!v)
       return nullptr;
     Type t = like->type;
     return emit(OpKind::Splat, {v}, t, call)->result;
   }
-  if (n == "expand_dims") {
-    if (!want(1, 1) || !wantTemplateArgs(1))
-      return nullptr;
-    auto axis = templateArgSym(c.templateArgs[0]);
-    Value* v = arg(0);
-    if (!axis || !v)
-      return nullptr;
-    if (v->type.shape.size() != 1) {
-      error(call, "tl::expand_dims needs a rank-1 tile (rank 3 is not supported yet)");
-      return nullptr;
-    }
-    if (!axis->isConst(0) && !axis->isConst(1)) {
-      error(call, "tl::expand_dims: the axis must be 0 or 1");
-      return nullptr;
-    }
-    Type t = v->type;
-    t.shape.insert(t.shape.begin() + axis->value(), SymExpr(1));
-    Op* op = emit(OpKind::ExpandDims, {v}, t, call);
-    op->attrs = {*axis};
-    return op->result;
-  }
-  if (n == "trans" || n == "permute") {
-    if (!want(1, 1))
-      return nullptr;
-    Value* v = arg(0);
-    if (!v)
-      return nullptr;
-    if (v->type.shape.size() != 2) {
-      error(call, "tl::" + n + " is translated for rank-2 tiles only yet");
-      return nullptr;
-    }
-    // The only permutation of two axes that moves anything is (1, 0).
-    if (!c.templateArgs.empty()) {
-      auto a0 = templateArgSym(c.templateArgs[0]);
-      auto a1 = c.templateArgs.size() > 1 ? templateArgSym(c.templateArgs[1]) : std::nullopt;
-      if (!a0 || !a1 || c.templateArgs.size() != 2 || !a0->isConst() || !a1->isConst()) {
-        if (!failed_)
-          error(call, "tl::" + n + " of a rank-2 tile takes the axes <1, 0> or <0, 1>");
-        return nullptr;
-      }
-      if (a0->value() == 0 && a1->value() == 1)
-        return v;
-      if (!(a0->value() == 1 && a1->value() == 0)) {
-        error(call, "tl::" + n + " of a rank-2 tile takes the axes <1, 0> or <0, 1>");
-        return nullptr;
-      }
-    } else if (n == "permute") {
-      error(call, "tl::permute needs the axes, e.g. tl::permute<1, 0>(t)");
-      return nullptr;
-    }
-    Type t = v->type;
-    std::swap(t.shape[0], t.shape[1]);
-    return emit(OpKind::Trans, {v}, t, call)->result;
-  }
-  if (n == "reshape") {
-    if (!want(1, 1) || c.templateArgs.empty())
-      return nullptr;
-    Type t;
-    Value* v = arg(0);
-    if (!v)
-      return nullptr;
-    t = v->type;
-    t.shape.clear();
-    for (auto& a : c.templateArgs) {
-      auto d = templateArgSym(a);
-      if (!d)
-        return nullptr;
-      t.shape.push_back(*d);
-    }
-    if (v->type.isScalar() || t.shape.size() > 2) {
-      error(call, "tl::reshape is translated between tiles of rank 1 and 2 only yet");
-      return nullptr;
-    }
-    SymExpr from = v->type.shape[0], to = t.shape[0];
-    for (size_t i = 1; i < v->type.shape.size(); ++i)
-      from = from * v->type.shape[i];
-    for (size_t i = 1; i < t.shape.size(); ++i)
-      to = to * t.shape[i];
-    if (from.isConst() && to.isConst() && from.value() != to.value()) {
-      error(call, "tl::reshape from " + v->type.shapeStr() + " to " + t.shapeStr() +
-                      " changes the number of elements");
-      return nullptr;
-    }
-    if (sameShape(v->type.shape, t.shape))
-      return v;
-    return emit(OpKind::Reshape, {v}, t, call)->result;
-  }
-  if (n == "broadcast_to") {
-    if (!want(1, 1) || c.templateArgs.empty())
-      return nullptr;
-    std::vector<SymExpr> shape;
-    for (auto& a : c.templateArgs) {
-      auto d = templateArgSym(a);
-      if (!d)
-        return nullptr;
-      shape.push_back(*d);
-    }
-    Value* v = arg(0);
-    if (!v)
-      return nullptr;
-    if (v->type.isScalar()) {
-      Type t = v->type;
-      t.shape = shape;
-      return emit(OpKind::Splat, {v}, t, call)->result;
-    }
-    return broadcastTo(v, shape, call);
-  }
+  if (isShapeOpName(n))
+    return lowerShapeOp(call, c);
   if (n == "load") {
     if (!want(1, 3))
       return nullptr;
-    Value* ptrs = arg(0);
-    Value* mask = nargs > 1 ? arg(1) : nullptr;
-    Value* other = nargs > 2 ? arg(2) : nullptr;
+    Value *ptrs = arg(0);
+    Value *mask = nargs > 1 ? arg(1) : nullptr;
+    Value *other = nargs > 2 ? arg(2) : nullptr;
     if (!ptrs || (nargs > 1 && !mask) || (nargs > 2 && !other))
       return nullptr;
     if (!ptrs->type.pointer) {
@@ -230,7 +125,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
       return nullptr;
     }
     Type t{ptrs->type.elem, false, false, ptrs->type.shape};
-    std::vector<Value*> ops = {ptrs};
+    std::vector<Value *> ops = {ptrs};
     if (mask) {
       if (!mask->type.elem.is(ScalarKind::Bool)) {
         error(call->getArg(1), "the mask must be bool (a comparison)");
@@ -254,9 +149,9 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   if (n == "store") {
     if (!want(2, 3))
       return nullptr;
-    Value* ptrs = arg(0);
-    Value* val = arg(1);
-    Value* mask = nargs > 2 ? arg(2) : nullptr;
+    Value *ptrs = arg(0);
+    Value *val = arg(1);
+    Value *mask = nargs > 2 ? arg(2) : nullptr;
     if (!ptrs || !val || (nargs > 2 && !mask))
       return nullptr;
     if (!ptrs->type.pointer || ptrs->type.pointeeConst) {
@@ -265,8 +160,8 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     }
     if (val->type.isTile() && !sameShape(val->type.shape, ptrs->type.shape)) {
       if (val->type.shape.size() == ptrs->type.shape.size() && ptrs->type.shape.size() == 1) {
-        error(call->getArg(1), "value shape " + val->type.shapeStr() + " differs from " +
-                                   ptrs->type.shapeStr());
+        error(call->getArg(1),
+              "value shape " + val->type.shapeStr() + " differs from " + ptrs->type.shapeStr());
         return nullptr;
       }
       val = broadcastTo(val, ptrs->type.shape, call->getArg(1));
@@ -288,7 +183,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
                 ->result;
     if (!val)
       return nullptr;
-    std::vector<Value*> ops = {ptrs, val};
+    std::vector<Value *> ops = {ptrs, val};
     if (mask)
       ops.push_back(mask);
     emit(OpKind::Store, ops, Type{}, call, /*hasResult=*/false);
@@ -297,9 +192,9 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   if (n == "where") {
     if (!want(3, 3))
       return nullptr;
-    Value* cnd = arg(0);
-    Value* a = arg(1);
-    Value* b = arg(2);
+    Value *cnd = arg(0);
+    Value *a = arg(1);
+    Value *b = arg(2);
     if (!cnd || !a || !b)
       return nullptr;
     if (!broadcastPair(a, b, call) || !broadcastPair(cnd, a, call) || !broadcastPair(cnd, b, call))
@@ -318,8 +213,8 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
       return nullptr;
     }
     // Pointers are selected as they are; values convert to the promoted type.
-    Value* ca = a->type.pointer ? a : castTo(a, t.elem, call);
-    Value* cb = b->type.pointer ? b : castTo(b, t.elem, call);
+    Value *ca = a->type.pointer ? a : castTo(a, t.elem, call);
+    Value *cb = b->type.pointer ? b : castTo(b, t.elem, call);
     if (!ca || !cb)
       return nullptr;
     return emit(OpKind::Select, {cnd, ca, cb}, t, call)->result;
@@ -327,7 +222,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   if (kBinaryFns.count(n)) {
     if (!want(2, 2))
       return nullptr;
-    Value* r = binary("+", arg(0), arg(1), call); // shape/type inference as for '+'
+    Value *r = binary("+", arg(0), arg(1), call); // shape/type inference as for '+'
     if (!r)
       return nullptr;
     if ((n == "cdiv" || n == "umulhi") && !r->type.elem.isInteger()) {
@@ -340,7 +235,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   if (kFloatMath.count(n) || n == "abs") {
     if (!want(1, 1))
       return nullptr;
-    Value* v = arg(0);
+    Value *v = arg(0);
     if (!v)
       return nullptr;
     if (n != "abs" && !v->type.elem.isFloat() && v->type.elem.isKnown()) {
@@ -352,18 +247,18 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
   if (n == "fma" || n == "clamp") {
     if (!want(3, 3))
       return nullptr;
-    Value* a = arg(0);
-    Value* b = arg(1);
-    Value* d = arg(2);
+    Value *a = arg(0);
+    Value *b = arg(1);
+    Value *d = arg(2);
     if (!a || !b || !d || !broadcastPair(a, b, call) || !broadcastPair(a, d, call))
       return nullptr;
     Type t = a->type.isTile() ? a->type : (b->type.isTile() ? b->type : d->type);
-    Value* ca = castTo(a, t.elem, call);
-    Value* cb = castTo(b, t.elem, call);
-    Value* cd = castTo(d, t.elem, call);
+    Value *ca = castTo(a, t.elem, call);
+    Value *cb = castTo(b, t.elem, call);
+    Value *cd = castTo(d, t.elem, call);
     if (!ca || !cb || !cd)
       return nullptr;
-    Op* op = emit(OpKind::Ternary, {ca, cb, cd}, t, call);
+    Op *op = emit(OpKind::Ternary, {ca, cb, cd}, t, call);
     op->opcode = n;
     return op->result;
   }
@@ -371,7 +266,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     if (!want(1, 1) || !wantTemplateArgs(1))
       return nullptr;
     auto t = templateArgType(c.templateArgs[0]);
-    Value* v = arg(0);
+    Value *v = arg(0);
     if (!t || !v)
       return nullptr;
     if (n == "cast")
@@ -388,10 +283,10 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     if (!want(1, 1) || !wantTemplateArgs(1))
       return nullptr;
     auto amount = templateArgSym(c.templateArgs[0]);
-    Value* v = arg(0);
+    Value *v = arg(0);
     if (!amount || !v)
       return nullptr;
-    Op* op = emit(OpKind::Hint, {v}, v->type, call);
+    Op *op = emit(OpKind::Hint, {v}, v->type, call);
     op->opcode = n;
     op->attrs = {*amount};
     return op->result;
@@ -402,7 +297,7 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
     arg(0); // a hint only; the condition is not used for analysis yet
     return nullptr;
   }
-  if (Value* v = lowerTileOp(call, c); v || failed_ || isTileOpName(n))
+  if (Value *v = lowerTileOp(call, c); v || failed_ || isTileOpName(n))
     return v;
   error(call, "tl::" + n + " is not supported by the translator yet");
   return nullptr;
@@ -410,10 +305,10 @@ Value* Lowerer::lowerCall(const CallExpr* call, const Callee& c) {
 
 /// Binds a helper's parameters for the duration of its inlining.
 struct HelperScope {
-  Lowerer& l;
-  std::vector<Value*> returns;
-  std::vector<Value*>* savedSlot;
-  HelperScope(Lowerer& lw) : l(lw), savedSlot(lw.returnSlot_) {
+  Lowerer &l;
+  std::vector<Value *> returns;
+  std::vector<Value *> *savedSlot;
+  HelperScope(Lowerer &lw) : l(lw), savedSlot(lw.returnSlot_) {
     l.returnSlot_ = &returns;
     l.inlineDepth_++;
   }
@@ -423,8 +318,8 @@ struct HelperScope {
   }
 };
 
-Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
-  const FunctionDecl* fd = c.helper;
+Value *Lowerer::inlineHelper(const CallExpr *call, const Callee &c) {
+  const FunctionDecl *fd = c.helper;
   if (inlineDepth_ > 16) {
     error(call, "TILEC_FUNC helpers nest too deeply (recursion is not supported)");
     return nullptr;
@@ -441,9 +336,9 @@ Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
                     std::to_string(fd->getNumParams()) + " arguments");
     return nullptr;
   }
-  std::vector<Value*> args;
+  std::vector<Value *> args;
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
-    Value* v = lowerExpr(i < given ? call->getArg(i) : fd->getParamDecl(i)->getDefaultArg());
+    Value *v = lowerExpr(i < given ? call->getArg(i) : fd->getParamDecl(i)->getDefaultArg());
     if (!v)
       return nullptr;
     args.push_back(v);
@@ -454,7 +349,7 @@ Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
   auto savedTypes = typeBindings_;
   auto savedParams = helperParams_;
   helperParams_ = nullptr;
-  Value* result = nullptr;
+  Value *result = nullptr;
   if (bindHelperTemplate(fd, c, args, call))
     result = inlineBody(fd, args, call);
   symBindings_ = savedSyms;
@@ -463,9 +358,9 @@ Value* Lowerer::inlineHelper(const CallExpr* call, const Callee& c) {
   return result;
 }
 
-bool Lowerer::bindHelperTemplate(const FunctionDecl* fd, const Callee& c,
-                                const std::vector<Value*>& args, const Expr* at) {
-  const FunctionTemplateDecl* ft = fd->getDescribedFunctionTemplate();
+bool Lowerer::bindHelperTemplate(const FunctionDecl *fd, const Callee &c,
+                                 const std::vector<Value *> &args, const Expr *at) {
+  const FunctionTemplateDecl *ft = fd->getDescribedFunctionTemplate();
   if (!ft) {
     if (!c.templateArgs.empty()) {
       error(at, "'" + fd->getNameAsString() + "' is not a template");
@@ -473,11 +368,11 @@ bool Lowerer::bindHelperTemplate(const FunctionDecl* fd, const Callee& c,
     }
     return true;
   }
-  const TemplateParameterList* params = ft->getTemplateParameters();
+  const TemplateParameterList *params = ft->getTemplateParameters();
   helperParams_ = params;
   // Explicit arguments first, in order.
   for (size_t i = 0; i < c.templateArgs.size() && i < params->size(); ++i) {
-    const NamedDecl* p = params->getParam(unsigned(i));
+    const NamedDecl *p = params->getParam(unsigned(i));
     if (isa<TemplateTypeParmDecl>(p)) {
       auto t = templateArgType(c.templateArgs[i]);
       if (!t)
@@ -491,29 +386,29 @@ bool Lowerer::bindHelperTemplate(const FunctionDecl* fd, const Callee& c,
     }
   }
   // Then from the arguments: `tl::tile<T, N...>`, `T*`, `T` parameters.
-  auto bindType = [&](QualType pt, const Value* arg) {
+  auto bindType = [&](QualType pt, const Value *arg) {
     pt = pt.getNonReferenceType().getUnqualifiedType();
     if (pt->isPointerType())
       pt = pt->getPointeeType().getUnqualifiedType();
-    if (auto* tt = pt->getAs<TemplateTypeParmType>()) {
-      if (auto* d = templateParamDecl(tt); d && !typeBindings_.count(d))
+    if (auto *tt = pt->getAs<TemplateTypeParmType>()) {
+      if (auto *d = templateParamDecl(tt); d && !typeBindings_.count(d))
         typeBindings_[d] = arg->type.elem;
       return;
     }
-    auto* ts = pt->getAs<TemplateSpecializationType>();
-    auto* td = ts ? ts->getTemplateName().getAsTemplateDecl() : nullptr;
+    auto *ts = pt->getAs<TemplateSpecializationType>();
+    auto *td = ts ? ts->getTemplateName().getAsTemplateDecl() : nullptr;
     if (!td || td->getName() != "tile" || !arg->type.isTile())
       return;
     auto targs = ts->template_arguments();
     for (size_t i = 0; i < targs.size(); ++i) {
-      const TemplateArgument& ta = targs[i];
+      const TemplateArgument &ta = targs[i];
       if (i == 0 && ta.getKind() == TemplateArgument::Type) {
-        if (auto* tt = ta.getAsType()->getAs<TemplateTypeParmType>())
-          if (auto* d = templateParamDecl(tt); d && !typeBindings_.count(d))
+        if (auto *tt = ta.getAsType()->getAs<TemplateTypeParmType>())
+          if (auto *d = templateParamDecl(tt); d && !typeBindings_.count(d))
             typeBindings_[d] = arg->type.elem;
       } else if (i > 0 && i - 1 < arg->type.shape.size() &&
                  ta.getKind() == TemplateArgument::Expression) {
-        if (auto* ref = dyn_cast<DeclRefExpr>(ta.getAsExpr()->IgnoreParenImpCasts()))
+        if (auto *ref = dyn_cast<DeclRefExpr>(ta.getAsExpr()->IgnoreParenImpCasts()))
           if (isa<NonTypeTemplateParmDecl>(ref->getDecl()) && !symBindings_.count(ref->getDecl()))
             symBindings_[ref->getDecl()] = arg->type.shape[i - 1];
       }
@@ -521,7 +416,7 @@ bool Lowerer::bindHelperTemplate(const FunctionDecl* fd, const Callee& c,
   };
   for (unsigned i = 0; i < fd->getNumParams() && i < args.size(); ++i)
     bindType(fd->getParamDecl(i)->getType(), args[i]);
-  for (const NamedDecl* p : *params)
+  for (const NamedDecl *p : *params)
     if (!symBindings_.count(p) && !typeBindings_.count(p)) {
       error(at, "cannot deduce template parameter '" + p->getNameAsString() + "' of '" +
                     fd->getNameAsString() + "'; give it explicitly");
@@ -530,8 +425,8 @@ bool Lowerer::bindHelperTemplate(const FunctionDecl* fd, const Callee& c,
   return true;
 }
 
-Value* Lowerer::inlineBody(const FunctionDecl* fd, const std::vector<Value*>& args,
-                           const Expr* at) {
+Value *Lowerer::inlineBody(const FunctionDecl *fd, const std::vector<Value *> &args,
+                           const Expr *at) {
   if (inlineDepth_ > 16) {
     error(at, "TILEC_FUNC helpers nest too deeply (recursion is not supported)");
     return nullptr;

@@ -70,6 +70,10 @@ public:
   Value* inlineBody(const clang::FunctionDecl* fd, const std::vector<Value*>& args,
                     const clang::Expr* at);
 
+  // --- shape operations (ShapeOps.cpp) ---
+  static bool isShapeOpName(const std::string& name);
+  Value* lowerShapeOp(const clang::CallExpr* call, const Callee& callee);
+
   // --- reductions, scans, random numbers, atomics (TileOps.cpp) ---
   static bool isTileOpName(const std::string& name);
   Value* lowerTileOp(const clang::CallExpr* call, const Callee& callee);

@@ -1,0 +1,147 @@
+// tl:: shape operations -> tile IR: expand_dims, broadcast_to, trans / permute, reshape.
+//
+//   tl::expand_dims<1>(rows)     %7 = expand_dims %5:rows [1] : tile<int, BM, 1>
+//   tl::trans(v)                 %9:t = trans %8:v : tile<float, BN, BM>
+//   tl::reshape<BM * BN>(v)      %10 = reshape %8:v : tile<float, BM * BN>
+#include "frontend/Lowerer.h"
+
+namespace tilec {
+
+using namespace clang;
+
+bool Lowerer::isShapeOpName(const std::string &n) {
+  return n == "expand_dims" || n == "trans" || n == "permute" || n == "reshape" ||
+         n == "broadcast_to";
+}
+
+Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
+  const std::string &n = c.name;
+  unsigned nargs = call->getNumArgs();
+  auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
+  auto want = [&](unsigned count) {
+    if (nargs != count) {
+      error(call, "tl::" + n + " takes " + std::to_string(count) + " argument" +
+                      (count == 1 ? "" : "s") + ", " + std::to_string(nargs) + " given");
+      return false;
+    }
+    return true;
+  };
+  auto wantTemplateArgs = [&](size_t count) {
+    if (c.templateArgs.size() != count) {
+      error(call, "tl::" + n + " takes " + std::to_string(count) + " template argument" +
+                      (count == 1 ? "" : "s"));
+      return false;
+    }
+    return true;
+  };
+  if (n == "expand_dims") {
+    if (!want(1) || !wantTemplateArgs(1))
+      return nullptr;
+    auto axis = templateArgSym(c.templateArgs[0]);
+    Value *v = arg(0);
+    if (!axis || !v)
+      return nullptr;
+    if (v->type.shape.size() != 1) {
+      error(call, "tl::expand_dims needs a rank-1 tile (rank 3 is not supported yet)");
+      return nullptr;
+    }
+    if (!axis->isConst(0) && !axis->isConst(1)) {
+      error(call, "tl::expand_dims: the axis must be 0 or 1");
+      return nullptr;
+    }
+    Type t = v->type;
+    t.shape.insert(t.shape.begin() + axis->value(), SymExpr(1));
+    Op *op = emit(OpKind::ExpandDims, {v}, t, call);
+    op->attrs = {*axis};
+    return op->result;
+  }
+  if (n == "trans" || n == "permute") {
+    if (!want(1))
+      return nullptr;
+    Value *v = arg(0);
+    if (!v)
+      return nullptr;
+    if (v->type.shape.size() != 2) {
+      error(call, "tl::" + n + " is translated for rank-2 tiles only yet");
+      return nullptr;
+    }
+    // The only permutation of two axes that moves anything is (1, 0).
+    if (!c.templateArgs.empty()) {
+      auto a0 = templateArgSym(c.templateArgs[0]);
+      auto a1 = c.templateArgs.size() > 1 ? templateArgSym(c.templateArgs[1]) : std::nullopt;
+      if (!a0 || !a1 || c.templateArgs.size() != 2 || !a0->isConst() || !a1->isConst()) {
+        if (!failed_)
+          error(call, "tl::" + n + " of a rank-2 tile takes the axes <1, 0> or <0, 1>");
+        return nullptr;
+      }
+      if (a0->value() == 0 && a1->value() == 1)
+        return v;
+      if (!(a0->value() == 1 && a1->value() == 0)) {
+        error(call, "tl::" + n + " of a rank-2 tile takes the axes <1, 0> or <0, 1>");
+        return nullptr;
+      }
+    } else if (n == "permute") {
+      error(call, "tl::permute needs the axes, e.g. tl::permute<1, 0>(t)");
+      return nullptr;
+    }
+    Type t = v->type;
+    std::swap(t.shape[0], t.shape[1]);
+    return emit(OpKind::Trans, {v}, t, call)->result;
+  }
+  if (n == "reshape") {
+    if (!want(1) || c.templateArgs.empty())
+      return nullptr;
+    Type t;
+    Value *v = arg(0);
+    if (!v)
+      return nullptr;
+    t = v->type;
+    t.shape.clear();
+    for (auto &a : c.templateArgs) {
+      auto d = templateArgSym(a);
+      if (!d)
+        return nullptr;
+      t.shape.push_back(*d);
+    }
+    if (v->type.isScalar() || t.shape.size() > 2) {
+      error(call, "tl::reshape is translated between tiles of rank 1 and 2 only yet");
+      return nullptr;
+    }
+    SymExpr from = v->type.shape[0], to = t.shape[0];
+    for (size_t i = 1; i < v->type.shape.size(); ++i)
+      from = from * v->type.shape[i];
+    for (size_t i = 1; i < t.shape.size(); ++i)
+      to = to * t.shape[i];
+    if (from.isConst() && to.isConst() && from.value() != to.value()) {
+      error(call, "tl::reshape from " + v->type.shapeStr() + " to " + t.shapeStr() +
+                      " changes the number of elements");
+      return nullptr;
+    }
+    if (sameShape(v->type.shape, t.shape))
+      return v;
+    return emit(OpKind::Reshape, {v}, t, call)->result;
+  }
+  if (n == "broadcast_to") {
+    if (!want(1) || c.templateArgs.empty())
+      return nullptr;
+    std::vector<SymExpr> shape;
+    for (auto &a : c.templateArgs) {
+      auto d = templateArgSym(a);
+      if (!d)
+        return nullptr;
+      shape.push_back(*d);
+    }
+    Value *v = arg(0);
+    if (!v)
+      return nullptr;
+    if (v->type.isScalar()) {
+      Type t = v->type;
+      t.shape = shape;
+      return emit(OpKind::Splat, {v}, t, call)->result;
+    }
+    return broadcastTo(v, shape, call);
+  }
+  return nullptr;
+}
+
+} // namespace tilec
