@@ -12,14 +12,14 @@
 
 namespace tilec {
 
-const std::vector<std::string>& passNames() {
+const std::vector<std::string> &passNames() {
   static const std::vector<std::string> names = {"frontend", "axis-info", "layout"};
   return names;
 }
 
-std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump,
-                      const Op** where) {
-  auto after = [&](const char* pass) {
+std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump,
+                      const Op **where) {
+  auto after = [&](const char *pass) {
     if (dumpAfter == pass)
       dump += "// -----// IR after " + std::string(pass) + " //----- //\n" + printKernel(k);
   };

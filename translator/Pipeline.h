@@ -9,12 +9,12 @@
 namespace tilec {
 
 /// Pass names accepted by --dump-after, in pipeline order.
-const std::vector<std::string>& passNames();
+const std::vector<std::string> &passNames();
 
 /// Runs the passes after the frontend on `k`. When `dumpAfter` names a pass, the IR after it
 /// is appended to `dump`. Returns an error description or ""; `where` is set to the op the
 /// error is about when there is one.
-std::string runPasses(Kernel& k, const std::string& dumpAfter, std::string& dump,
-                      const Op** where = nullptr);
+std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump,
+                      const Op **where = nullptr);
 
 } // namespace tilec

@@ -5,7 +5,7 @@
 
 // out[i] = x[i] / (1 - p) where rand(seed, i) > p, else 0.
 template <int BLOCK>
-TILEC_KERNEL void dropout_kernel(const float* x, float* out, int n, float p, int seed) {
+TILEC_KERNEL void dropout_kernel(const float *x, float *out, int n, float p, int seed) {
   auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   auto mask = offs < n;
   auto xv = tl::load(x + offs, mask);

@@ -7,8 +7,8 @@
 // own register needs: the common case keeps the whole row in registers (n <= BLOCK); the
 // other walks over column blocks.
 template <int BLOCK>
-TILEC_KERNEL void layer_norm_fwd(const tl::half* x, tl::half* y, const tl::half* w,
-                                 const tl::half* b, float* mean, float* rstd, int stride, int n,
+TILEC_KERNEL void layer_norm_fwd(const tl::half *x, tl::half *y, const tl::half *w,
+                                 const tl::half *b, float *mean, float *rstd, int stride, int n,
                                  float eps) {
   int row = tl::program_id(0);
   auto cols = tl::arange<0, BLOCK>();
@@ -30,8 +30,8 @@ TILEC_KERNEL void layer_norm_fwd(const tl::half* x, tl::half* y, const tl::half*
 // Forward for rows wider than BLOCK: three passes over column blocks (sum, squared
 // deviations, normalize); the second and third re-read x, which stays mostly in L2.
 template <int BLOCK>
-TILEC_KERNEL void layer_norm_fwd_wide(const tl::half* x, tl::half* y, const tl::half* w,
-                                      const tl::half* b, float* mean, float* rstd, int stride,
+TILEC_KERNEL void layer_norm_fwd_wide(const tl::half *x, tl::half *y, const tl::half *w,
+                                      const tl::half *b, float *mean, float *rstd, int stride,
                                       int n, float eps) {
   int row = tl::program_id(0);
   auto cols = tl::arange<0, BLOCK>();
@@ -69,10 +69,10 @@ TILEC_KERNEL void layer_norm_fwd_wide(const tl::half* x, tl::half* y, const tl::
 //   dx = (wdy - (xhat * mean(xhat * wdy) + mean(wdy))) * rstd
 //   dw = sum over rows of dy * xhat, db = sum over rows of dy
 template <int BLOCK>
-TILEC_KERNEL void layer_norm_bwd_dx(tl::half* dx, const tl::half* dy, float* dw_part,
-                                    float* db_part, const tl::half* x, const tl::half* w,
-                                    const float* mean, const float* rstd, int stride,
-                                    int n_rows, int n) {
+TILEC_KERNEL void layer_norm_bwd_dx(tl::half *dx, const tl::half *dy, float *dw_part,
+                                    float *db_part, const tl::half *x, const tl::half *w,
+                                    const float *mean, const float *rstd, int stride, int n_rows,
+                                    int n) {
   int g = tl::program_id(0);
   auto cols = tl::arange<0, BLOCK>();
   auto mask = cols < n;
@@ -101,8 +101,8 @@ TILEC_KERNEL void layer_norm_bwd_dx(tl::half* dx, const tl::half* dy, float* dw_
 // block per program instance, four groups per iteration. The loop is bound by load latency,
 // not bandwidth: see bench/NOTES.md.
 template <int BLOCK>
-TILEC_KERNEL void layer_norm_bwd_dwdb(const float* dw_part, const float* db_part, tl::half* dw,
-                                      tl::half* db, int groups, int n) {
+TILEC_KERNEL void layer_norm_bwd_dwdb(const float *dw_part, const float *db_part, tl::half *dw,
+                                      tl::half *db, int groups, int n) {
   auto cols = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   auto mask = cols < n;
   auto dw_acc = tl::zeros<float, BLOCK>();

@@ -4,7 +4,7 @@
 
 // One row per program instance.
 template <int BLOCK>
-TILEC_KERNEL void softmax_kernel(float* out, const float* in, int in_stride, int out_stride,
+TILEC_KERNEL void softmax_kernel(float *out, const float *in, int in_stride, int out_stride,
                                  int n_cols) {
   int row = tl::program_id(0);
   auto cols = tl::arange<0, BLOCK>();
@@ -20,7 +20,7 @@ TILEC_KERNEL void softmax_kernel(float* out, const float* in, int in_stride, int
 // Persistent variant: a fixed grid (a few programs per SM) walks the rows, so the launch
 // does not depend on n_rows and each program instance is set up once.
 template <int BLOCK>
-TILEC_KERNEL void softmax_persistent(float* out, const float* in, int in_stride, int out_stride,
+TILEC_KERNEL void softmax_persistent(float *out, const float *in, int in_stride, int out_stride,
                                      int n_rows, int n_cols) {
   auto cols = tl::arange<0, BLOCK>();
   auto mask = cols < n_cols;

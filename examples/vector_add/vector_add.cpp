@@ -2,7 +2,7 @@
 #include <tilec/tl.h>
 
 template <int BLOCK>
-TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) {
+TILEC_KERNEL void add_kernel(const float *x, const float *y, float *out, int n) {
   int pid = tl::program_id(0);
   auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
   auto mask = offs < n;
@@ -13,7 +13,7 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 
 // The same kernel over any element type (fp16 accumulates in fp32).
 template <class T, int BLOCK>
-TILEC_KERNEL void add_kernel_t(const T* x, const T* y, T* out, int n) {
+TILEC_KERNEL void add_kernel_t(const T *x, const T *y, T *out, int n) {
   int pid = tl::program_id(0);
   auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
   auto mask = offs < n;

@@ -3,19 +3,19 @@
 // headers by exact include name.
 #pragma once
 
-#include <tilec/device/compat.cuh>
-#include <tilec/device/constexpr_math.cuh>
-#include <tilec/device/types.cuh>
-#include <tilec/device/layout.cuh>
-#include <tilec/device/elementwise.cuh>
-#include <tilec/device/global_access.cuh>
-#include <tilec/device/warp.cuh>
-#include <tilec/device/layout_traits.cuh>
-#include <tilec/device/reduce.cuh>
-#include <tilec/device/scan.cuh>
-#include <tilec/device/random.cuh>
 #include <tilec/device/atomics.cuh>
 #include <tilec/device/broadcast.cuh>
+#include <tilec/device/compat.cuh>
+#include <tilec/device/constexpr_math.cuh>
+#include <tilec/device/elementwise.cuh>
+#include <tilec/device/global_access.cuh>
+#include <tilec/device/layout.cuh>
 #include <tilec/device/layout2d.cuh>
+#include <tilec/device/layout_traits.cuh>
+#include <tilec/device/random.cuh>
+#include <tilec/device/reduce.cuh>
 #include <tilec/device/reduce_axis.cuh>
 #include <tilec/device/relayout.cuh>
+#include <tilec/device/scan.cuh>
+#include <tilec/device/types.cuh>
+#include <tilec/device/warp.cuh>

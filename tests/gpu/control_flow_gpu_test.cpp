@@ -19,7 +19,7 @@ TEST(GpuControlFlow, RowPartialSums) {
     std::mt19937 rng(cols);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     std::vector<float> x(size_t(rows) * cols);
-    for (float& v : x)
+    for (float &v : x)
       v = dist(rng);
     tilec_test::DeviceBuffer dx(x.size() * sizeof(float));
     tilec_test::DeviceBuffer dout(size_t(rows) * kBlock * sizeof(float));

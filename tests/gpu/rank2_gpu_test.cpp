@@ -16,7 +16,7 @@ template <int BM, int BN> void check(int m, int n, int num_warps) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   const int stride = n + 3;
   std::vector<float> x(size_t(m) * stride);
-  for (float& v : x)
+  for (float &v : x)
     v = dist(rng);
   const int blocks = (m + BM - 1) / BM;
   tilec_test::DeviceBuffer dx(x.size() * sizeof(float));
@@ -25,9 +25,8 @@ template <int BM, int BN> void check(int m, int n, int num_warps) {
   dx.upload(x);
   dsum.fill(0xff); // NaN: every element must be written
   dmax.fill(0xff);
-  row_sums_col_max<BM, BN>(tilec::Grid{uint32_t(blocks)}, nullptr, dx.as<float>(),
-                           dsum.as<float>(), dmax.as<float>(), m, n, stride,
-                           {.num_warps = num_warps});
+  row_sums_col_max<BM, BN>(tilec::Grid{uint32_t(blocks)}, nullptr, dx.as<float>(), dsum.as<float>(),
+                           dmax.as<float>(), m, n, stride, {.num_warps = num_warps});
   tilec_test::synchronize();
   std::vector<float> sums = dsum.download<float>(), maxes = dmax.download<float>();
   std::vector<double> ref(m);
@@ -88,7 +87,7 @@ template <int BM, int BN> void check_transpose(int m, int n, int num_warps) {
   std::mt19937 rng(m + 31 * n);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> x(size_t(m) * n);
-  for (float& v : x)
+  for (float &v : x)
     v = dist(rng);
   const int gm = (m + BM - 1) / BM, gn = (n + BN - 1) / BN;
   tilec_test::DeviceBuffer dx(x.size() * sizeof(float)), dout(x.size() * sizeof(float));

@@ -18,7 +18,7 @@ TEST(GpuWhileLoop, HalvingsAndSpinLock) {
   std::mt19937 rng(5);
   std::uniform_int_distribution<int> dist(0, 1 << 20);
   std::vector<int> x(n);
-  for (int& v : x)
+  for (int &v : x)
     v = dist(rng);
   const int programs = (n + kBlock - 1) / kBlock;
   tilec_test::DeviceBuffer dx(n * sizeof(int)), dout(n * sizeof(int));

@@ -2,7 +2,7 @@
 
 namespace tilec {
 
-std::string div16FactName(const KernelParam& p) {
+std::string div16FactName(const KernelParam &p) {
   return p.name + (p.type.pointer ? "_aligned" : "_div16");
 }
 
@@ -11,7 +11,7 @@ namespace {
 const SymExpr kAll(SymExpr::kUnbounded);
 
 /// Info of an operand as seen by a tile op: scalars are constant across the tile.
-AxisInfo operandInfo(const Value* v) {
+AxisInfo operandInfo(const Value *v) {
   AxisInfo i = v->info;
   if (v->type.isScalar()) {
     i.contiguity = 1;
@@ -21,11 +21,11 @@ AxisInfo operandInfo(const Value* v) {
 }
 
 // Facts are about the last (contiguous) dimension of a tile.
-SymExpr tileSize(const Value* v) { return v->type.isTile() ? v->type.shape.back() : kAll; }
+SymExpr tileSize(const Value *v) { return v->type.isTile() ? v->type.shape.back() : kAll; }
 
-AxisInfo binaryInfo(const Op& op) {
+AxisInfo binaryInfo(const Op &op) {
   AxisInfo a = operandInfo(op.operands[0]), b = operandInfo(op.operands[1]), r;
-  const std::string& o = op.opcode;
+  const std::string &o = op.opcode;
   r.constancy = symGcd(a.constancy, b.constancy);
   if (o == "+") {
     r.contiguity = symMax(symGcd(a.contiguity, b.constancy), symGcd(a.constancy, b.contiguity));
@@ -39,46 +39,48 @@ AxisInfo binaryInfo(const Op& op) {
     // A contiguous run compared with a value constant over it flips at most once, at a
     // boundary both sides' divisibility respect.
     if (op.operands[1]->type.isScalar() || b.constancy.isConst(SymExpr::kUnbounded))
-      r.constancy = symMax(r.constancy,
-                           symGcd(symGcd(a.contiguity, a.divisibility), b.divisibility));
+      r.constancy =
+          symMax(r.constancy, symGcd(symGcd(a.contiguity, a.divisibility), b.divisibility));
     else if (op.operands[0]->type.isScalar())
-      r.constancy = symMax(r.constancy,
-                           symGcd(symGcd(b.contiguity, b.divisibility), a.divisibility));
+      r.constancy =
+          symMax(r.constancy, symGcd(symGcd(b.contiguity, b.divisibility), a.divisibility));
   }
   return r;
 }
 
 } // namespace
 
-void runAxisInfo(Kernel& k) {
-  walk(k, [&](const Op& cop) {
-    Op& op = const_cast<Op&>(cop);
+void runAxisInfo(Kernel &k) {
+  walk(k, [&](const Op &cop) {
+    Op &op = const_cast<Op &>(cop);
     // Values defined by control flow are not analyzed (nothing known), except a loop's
     // induction variable: divisible as its start and step are.
     if (op.kind == OpKind::For) {
-      Value* iv = op.regions[0]->args[0];
-      iv->info.divisibility = symGcd(op.operands[0]->info.divisibility, op.operands[2]->info.divisibility);
+      Value *iv = op.regions[0]->args[0];
+      iv->info.divisibility =
+          symGcd(op.operands[0]->info.divisibility, op.operands[2]->info.divisibility);
       iv->info.constancy = kAll;
     }
-    for (auto& r : op.regions)
-      for (Value* a : r->args)
+    for (auto &r : op.regions)
+      for (Value *a : r->args)
         if (a->type.isScalar())
           a->info.constancy = kAll;
-    for (Value* res : op.results)
+    for (Value *res : op.results)
       if (res->type.isScalar())
         res->info.constancy = kAll;
     if (!op.result)
       return;
-    Value* res = op.result;
+    Value *res = op.result;
     AxisInfo r; // default: nothing known
     switch (op.kind) {
     case OpKind::Param: {
-      const KernelParam& p = k.params[size_t(op.attrs[0].value())];
+      const KernelParam &p = k.params[size_t(op.attrs[0].value())];
       std::string fact = div16FactName(p);
       if (p.type.pointer)
-        r.divisibility = symSelect(fact, 16,
-                                   p.type.elem.bits() ? SymExpr(p.type.elem.bits() / 8)
-                                                      : SymExpr::expr(p.type.elem.sizeofExpr(), true));
+        r.divisibility =
+            symSelect(fact, 16,
+                      p.type.elem.bits() ? SymExpr(p.type.elem.bits() / 8)
+                                         : SymExpr::expr(p.type.elem.sizeofExpr(), true));
       else if (p.type.elem.isInteger())
         r.divisibility = symSelect(fact, 16, 1);
       break;
@@ -109,7 +111,7 @@ void runAxisInfo(Kernel& k) {
         r = op.operands[0]->info; // [N] -> [1, N]: the last dimension is unchanged
       } else {
         // [M] -> [M, 1]: every element starts a run of its own, so each must be divisible.
-        const AxisInfo& in = op.operands[0]->info;
+        const AxisInfo &in = op.operands[0]->info;
         r.divisibility = in.contiguity.isConst(1) ? in.divisibility : SymExpr(1);
       }
       break;
@@ -142,9 +144,9 @@ void runAxisInfo(Kernel& k) {
     }
     // Any valid T* is aligned to sizeof(T) (parameters and offsets already account for it).
     if (res->type.pointer && (op.kind == OpKind::Select || op.kind == OpKind::Load))
-      r.divisibility = symMax(r.divisibility, res->type.elem.bits()
-                                                  ? SymExpr(res->type.elem.bits() / 8)
-                                                  : SymExpr::expr(res->type.elem.sizeofExpr(), true));
+      r.divisibility = symMax(
+          r.divisibility, res->type.elem.bits() ? SymExpr(res->type.elem.bits() / 8)
+                                                : SymExpr::expr(res->type.elem.sizeofExpr(), true));
     if (res->type.isScalar()) {
       r.contiguity = 1;
       r.constancy = kAll;

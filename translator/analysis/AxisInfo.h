@@ -14,8 +14,8 @@
 namespace tilec {
 
 /// The constexpr bool in generated code that says argument `p` carries the div16 fact.
-std::string div16FactName(const KernelParam& p);
+std::string div16FactName(const KernelParam &p);
 
-void runAxisInfo(Kernel& k);
+void runAxisInfo(Kernel &k);
 
 } // namespace tilec

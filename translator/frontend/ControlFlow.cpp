@@ -25,45 +25,45 @@ namespace {
 /// The variables a statement assigns (=, op=, ++, --), in order of first assignment.
 class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
 public:
-  std::vector<const ValueDecl*> vars;
-  void add(const Expr* lhs) {
-    if (auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()))
+  std::vector<const ValueDecl *> vars;
+  void add(const Expr *lhs) {
+    if (auto *ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()))
       if (std::find(vars.begin(), vars.end(), ref->getDecl()) == vars.end())
         vars.push_back(ref->getDecl());
   }
-  bool VisitBinaryOperator(BinaryOperator* bo) {
+  bool VisitBinaryOperator(BinaryOperator *bo) {
     if (bo->isAssignmentOp())
       add(bo->getLHS());
     return true;
   }
-  bool VisitUnaryOperator(UnaryOperator* uo) {
+  bool VisitUnaryOperator(UnaryOperator *uo) {
     if (uo->isIncrementDecrementOp())
       add(uo->getSubExpr());
     return true;
   }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* oc) {
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *oc) {
     if (oc->isAssignmentOp() && oc->getNumArgs() > 0)
       add(oc->getArg(0));
     return true;
   }
 };
 
-std::vector<const ValueDecl*> assignedIn(const Stmt* s) {
+std::vector<const ValueDecl *> assignedIn(const Stmt *s) {
   AssignedVars v;
   if (s)
-    v.TraverseStmt(const_cast<Stmt*>(s));
+    v.TraverseStmt(const_cast<Stmt *>(s));
   return v.vars;
 }
 
 } // namespace
 
-void Lowerer::lowerIf(const IfStmt* s) {
+void Lowerer::lowerIf(const IfStmt *s) {
   if (s->getInit() || s->getConditionVariable()) {
     error(s, "'if' with an initializer or a declaration is not supported in kernels");
     return;
   }
   std::string constexprCond;
-  Value* cond = nullptr;
+  Value *cond = nullptr;
   if (s->isConstexpr()) {
     constexprCond = sourceText(s->getCond()->getSourceRange());
   } else {
@@ -76,31 +76,31 @@ void Lowerer::lowerIf(const IfStmt* s) {
     }
   }
   // The carried variables: those of the enclosing scope either branch assigns.
-  std::vector<const ValueDecl*> carried;
-  for (auto* branch : {s->getThen(), s->getElse()})
-    for (const ValueDecl* d : assignedIn(branch))
+  std::vector<const ValueDecl *> carried;
+  for (auto *branch : {s->getThen(), s->getElse()})
+    for (const ValueDecl *d : assignedIn(branch))
       if (vars_.count(d) && std::find(carried.begin(), carried.end(), d) == carried.end())
         carried.push_back(d);
 
-  std::vector<Value*> operands;
+  std::vector<Value *> operands;
   if (cond)
     operands.push_back(cond);
-  std::vector<Value*> inits;
-  for (auto* d : carried)
+  std::vector<Value *> inits;
+  for (auto *d : carried)
     inits.push_back(vars_[d]);
   operands.insert(operands.end(), inits.begin(), inits.end());
-  Op* op = emit(OpKind::If, operands, Type{}, nullptr, /*hasResult=*/false);
+  Op *op = emit(OpKind::If, operands, Type{}, nullptr, /*hasResult=*/false);
   op->loc = s->getBeginLoc();
   op->line = ctx_.getSourceManager().getPresumedLineNumber(
       ctx_.getSourceManager().getExpansionLoc(s->getBeginLoc()));
   op->srcText = "if (" + sourceText(s->getCond()->getSourceRange()) + ")";
   op->constexprCond = constexprCond;
-  for (auto* d : carried)
+  for (auto *d : carried)
     op->carriedNames.push_back(d->getNameAsString());
 
-  for (const Stmt* branch : {s->getThen(), s->getElse()}) {
+  for (const Stmt *branch : {s->getThen(), s->getElse()}) {
     op->regions.push_back(std::make_unique<Region>());
-    Region* r = op->regions.back().get();
+    Region *r = op->regions.back().get();
     k_.insertion.push_back(r);
     lowerStmt(branch);
     k_.insertion.pop_back();
@@ -111,30 +111,30 @@ void Lowerer::lowerIf(const IfStmt* s) {
     }
   }
   for (size_t i = 0; i < carried.size(); ++i) {
-    Value* res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
+    Value *res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
     op->results.push_back(res);
     vars_[carried[i]] = res;
   }
 }
 
-void Lowerer::lowerFor(const Stmt* s) {
-  const VarDecl* iv = nullptr;
+void Lowerer::lowerFor(const Stmt *s) {
+  const VarDecl *iv = nullptr;
   Value *lo = nullptr, *hi = nullptr, *step = nullptr;
   std::string cmp = "<";
   bool unrolled = false;
-  const Stmt* body = nullptr;
-  auto& sm = ctx_.getSourceManager();
+  const Stmt *body = nullptr;
+  auto &sm = ctx_.getSourceManager();
 
-  if (auto* fs = dyn_cast<ForStmt>(s)) {
+  if (auto *fs = dyn_cast<ForStmt>(s)) {
     // for (int i = lo; i CMP hi; i += step / i++ / i -= step / i--)
-    auto* init = dyn_cast_or_null<DeclStmt>(fs->getInit());
-    auto* cond = dyn_cast_or_null<BinaryOperator>(fs->getCond());
+    auto *init = dyn_cast_or_null<DeclStmt>(fs->getInit());
+    auto *cond = dyn_cast_or_null<BinaryOperator>(fs->getCond());
     if (!init || !init->isSingleDecl() || !cond || !fs->getInc()) {
       error(s, "loops must have the form 'for (int i = lo; i < hi; i += step)'");
       return;
     }
     iv = dyn_cast<VarDecl>(init->getSingleDecl());
-    auto* condVar = dyn_cast<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts());
+    auto *condVar = dyn_cast<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts());
     if (!iv || !iv->hasInit() || !condVar || condVar->getDecl() != iv || !cond->isComparisonOp() ||
         cond->getOpcode() == BO_EQ) {
       error(s, "loops must have the form 'for (int i = lo; i < hi; i += step)'");
@@ -143,12 +143,12 @@ void Lowerer::lowerFor(const Stmt* s) {
     cmp = BinaryOperator::getOpcodeStr(cond->getOpcode()).str();
     lo = lowerExpr(iv->getInit());
     hi = lowerExpr(cond->getRHS());
-    const Expr* inc = fs->getInc()->IgnoreParenImpCasts();
+    const Expr *inc = fs->getInc()->IgnoreParenImpCasts();
     bool negate = false;
-    if (auto* uo = dyn_cast<UnaryOperator>(inc); uo && uo->isIncrementDecrementOp()) {
+    if (auto *uo = dyn_cast<UnaryOperator>(inc); uo && uo->isIncrementDecrementOp()) {
       step = constant(1, ElemType::known(ScalarKind::I32), uo);
       negate = uo->isDecrementOp();
-    } else if (auto* ca = dyn_cast<CompoundAssignOperator>(inc);
+    } else if (auto *ca = dyn_cast<CompoundAssignOperator>(inc);
                ca && (ca->getOpcode() == BO_AddAssign || ca->getOpcode() == BO_SubAssign)) {
       step = lowerExpr(ca->getRHS());
       negate = ca->getOpcode() == BO_SubAssign;
@@ -161,11 +161,11 @@ void Lowerer::lowerFor(const Stmt* s) {
     body = fs->getBody();
   } else {
     // for (int i : tl::range(lo, hi[, step])) / tl::static_range<LO, HI[, STEP]>()
-    auto* rf = cast<CXXForRangeStmt>(s);
+    auto *rf = cast<CXXForRangeStmt>(s);
     iv = rf->getLoopVariable();
     body = rf->getBody();
-    const Expr* init = rf->getRangeInit()->IgnoreImplicit();
-    if (auto* call = dyn_cast<CallExpr>(init)) {
+    const Expr *init = rf->getRangeInit()->IgnoreImplicit();
+    if (auto *call = dyn_cast<CallExpr>(init)) {
       Callee c = resolveCallee(call->getCallee());
       if (!c.inTl || c.name != "range" || call->getNumArgs() < 1 || call->getNumArgs() > 3) {
         error(init, "range-for loops must iterate over tl::range(...) or tl::static_range<...>()");
@@ -183,13 +183,13 @@ void Lowerer::lowerFor(const Stmt* s) {
     } else {
       // tl::static_range<LO, HI, STEP>(): read the template arguments off the type.
       QualType t = init->getType();
-      const TemplateSpecializationType* ts = t->getAs<TemplateSpecializationType>();
-      auto* td = ts ? ts->getTemplateName().getAsTemplateDecl() : nullptr;
+      const TemplateSpecializationType *ts = t->getAs<TemplateSpecializationType>();
+      auto *td = ts ? ts->getTemplateName().getAsTemplateDecl() : nullptr;
       if (!td || td->getName() != "static_range" || ts->template_arguments().size() < 2) {
         error(init, "range-for loops must iterate over tl::range(...) or tl::static_range<...>()");
         return;
       }
-      auto argSym = [&](const TemplateArgument& a) -> std::optional<SymExpr> {
+      auto argSym = [&](const TemplateArgument &a) -> std::optional<SymExpr> {
         if (a.getKind() == TemplateArgument::Integral)
           return SymExpr(a.getAsIntegral().getExtValue());
         if (a.getKind() == TemplateArgument::Expression)
@@ -220,7 +220,7 @@ void Lowerer::lowerFor(const Stmt* s) {
     error(s, "loop bounds must be scalars");
     return;
   }
-  for (const ValueDecl* d : assignedIn(body))
+  for (const ValueDecl *d : assignedIn(body))
     if (d == iv) {
       error(iv->getLocation(), "the loop variable must not be assigned in the loop body");
       return;
@@ -229,35 +229,35 @@ void Lowerer::lowerFor(const Stmt* s) {
   hi = castTo(hi, *ivType, nullptr);
   step = castTo(step, *ivType, nullptr);
 
-  std::vector<const ValueDecl*> carried;
-  for (const ValueDecl* d : assignedIn(body))
+  std::vector<const ValueDecl *> carried;
+  for (const ValueDecl *d : assignedIn(body))
     if (vars_.count(d))
       carried.push_back(d);
-  std::vector<Value*> operands = {lo, hi, step};
-  std::vector<Value*> inits;
-  for (auto* d : carried)
+  std::vector<Value *> operands = {lo, hi, step};
+  std::vector<Value *> inits;
+  for (auto *d : carried)
     inits.push_back(vars_[d]);
   operands.insert(operands.end(), inits.begin(), inits.end());
 
-  Op* op = emit(OpKind::For, operands, Type{}, nullptr, /*hasResult=*/false);
+  Op *op = emit(OpKind::For, operands, Type{}, nullptr, /*hasResult=*/false);
   op->loc = sm.getExpansionLoc(s->getBeginLoc());
   op->line = sm.getPresumedLineNumber(op->loc);
   op->opcode = cmp;
   op->unrolled = unrolled;
-  SourceLocation rparen = isa<ForStmt>(s) ? cast<ForStmt>(s)->getRParenLoc()
-                                          : cast<CXXForRangeStmt>(s)->getRParenLoc();
+  SourceLocation rparen =
+      isa<ForStmt>(s) ? cast<ForStmt>(s)->getRParenLoc() : cast<CXXForRangeStmt>(s)->getRParenLoc();
   op->srcText = sourceText(SourceRange(s->getBeginLoc(), rparen));
-  for (auto* d : carried)
+  for (auto *d : carried)
     op->carriedNames.push_back(d->getNameAsString());
 
   op->regions.push_back(std::make_unique<Region>());
-  Region* r = op->regions.back().get();
-  Value* ivValue = k_.newValue(Type{*ivType, false, false, {}}, iv->getNameAsString());
+  Region *r = op->regions.back().get();
+  Value *ivValue = k_.newValue(Type{*ivType, false, false, {}}, iv->getNameAsString());
   ivValue->argOf = op;
   r->args.push_back(ivValue);
   vars_[iv] = ivValue;
   for (size_t i = 0; i < carried.size(); ++i) {
-    Value* a = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
+    Value *a = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
     a->argOf = op;
     r->args.push_back(a);
     vars_[carried[i]] = a;
@@ -268,40 +268,40 @@ void Lowerer::lowerFor(const Stmt* s) {
   for (size_t i = 0; i < carried.size(); ++i) {
     r->yields.push_back(vars_[carried[i]]);
     vars_[carried[i]]->uses++;
-    Value* res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
+    Value *res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
     op->results.push_back(res);
     vars_[carried[i]] = res;
   }
 }
 
-void Lowerer::lowerWhile(const WhileStmt* s) {
+void Lowerer::lowerWhile(const WhileStmt *s) {
   if (s->getConditionVariable()) {
     error(s, "'while' with a declaration in its condition is not supported in kernels");
     return;
   }
-  auto& sm = ctx_.getSourceManager();
-  std::vector<const ValueDecl*> carried;
-  for (const ValueDecl* d : assignedIn(s->getBody()))
+  auto &sm = ctx_.getSourceManager();
+  std::vector<const ValueDecl *> carried;
+  for (const ValueDecl *d : assignedIn(s->getBody()))
     if (vars_.count(d))
       carried.push_back(d);
-  for (const ValueDecl* d : assignedIn(s->getCond()))
+  for (const ValueDecl *d : assignedIn(s->getCond()))
     if (vars_.count(d) && std::find(carried.begin(), carried.end(), d) == carried.end())
       carried.push_back(d);
-  std::vector<Value*> inits;
-  for (auto* d : carried)
+  std::vector<Value *> inits;
+  for (auto *d : carried)
     inits.push_back(vars_[d]);
-  Op* op = emit(OpKind::While, inits, Type{}, nullptr, /*hasResult=*/false);
+  Op *op = emit(OpKind::While, inits, Type{}, nullptr, /*hasResult=*/false);
   op->loc = sm.getExpansionLoc(s->getBeginLoc());
   op->line = sm.getPresumedLineNumber(op->loc);
   op->srcText = "while (" + sourceText(s->getCond()->getSourceRange()) + ")";
-  for (auto* d : carried)
+  for (auto *d : carried)
     op->carriedNames.push_back(d->getNameAsString());
   // Both regions start from the carried values of the iteration.
   auto open = [&]() {
     op->regions.push_back(std::make_unique<Region>());
-    Region* r = op->regions.back().get();
+    Region *r = op->regions.back().get();
     for (size_t i = 0; i < carried.size(); ++i) {
-      Value* a = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
+      Value *a = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
       a->argOf = op;
       r->args.push_back(a);
       vars_[carried[i]] = a;
@@ -309,8 +309,8 @@ void Lowerer::lowerWhile(const WhileStmt* s) {
     k_.insertion.push_back(r);
     return r;
   };
-  Region* cond = open();
-  Value* c = lowerExpr(s->getCond());
+  Region *cond = open();
+  Value *c = lowerExpr(s->getCond());
   if (c && c->type.isTile()) {
     error(s->getCond(), "'while' needs a scalar condition");
     c = nullptr;
@@ -320,13 +320,13 @@ void Lowerer::lowerWhile(const WhileStmt* s) {
     c->uses++;
   }
   k_.insertion.pop_back();
-  Region* body = open();
+  Region *body = open();
   lowerStmt(s->getBody());
   k_.insertion.pop_back();
   for (size_t i = 0; i < carried.size(); ++i) {
     body->yields.push_back(vars_[carried[i]]);
     vars_[carried[i]]->uses++;
-    Value* res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
+    Value *res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
     op->results.push_back(res);
     vars_[carried[i]] = res;
   }

@@ -6,40 +6,40 @@
 
 #include <clang/AST/DeclTemplate.h>
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <clang/AST/Attr.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace tilec {
 
 using namespace clang;
 
-void Lowerer::error(SourceLocation loc, const std::string& msg) {
-  auto& d = ctx_.getDiagnostics();
+void Lowerer::error(SourceLocation loc, const std::string &msg) {
+  auto &d = ctx_.getDiagnostics();
   d.Report(loc, d.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << msg;
   failed_ = true;
 }
 
-void Lowerer::error(const Stmt* s, const std::string& msg) {
-  auto& d = ctx_.getDiagnostics();
+void Lowerer::error(const Stmt *s, const std::string &msg) {
+  auto &d = ctx_.getDiagnostics();
   d.Report(s->getBeginLoc(), d.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
       << msg << s->getSourceRange();
   failed_ = true;
 }
 
-std::string Lowerer::sourceText(const SourceRange& r) const {
-  auto& sm = ctx_.getSourceManager();
+std::string Lowerer::sourceText(const SourceRange &r) const {
+  auto &sm = ctx_.getSourceManager();
   return Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm, ctx_.getLangOpts()).str();
 }
 
-Op* Lowerer::emit(OpKind kind, std::vector<Value*> operands, Type t, const Expr* at,
+Op *Lowerer::emit(OpKind kind, std::vector<Value *> operands, Type t, const Expr *at,
                   bool hasResult) {
-  Op* op = k_.append(kind, std::move(operands), std::move(t), hasResult);
+  Op *op = k_.append(kind, std::move(operands), std::move(t), hasResult);
   if (at) {
-    auto& sm = ctx_.getSourceManager();
+    auto &sm = ctx_.getSourceManager();
     op->loc = sm.getExpansionLoc(at->getBeginLoc());
     op->line = sm.getPresumedLineNumber(op->loc);
     op->srcText = sourceText(at->getSourceRange());
@@ -47,20 +47,20 @@ Op* Lowerer::emit(OpKind kind, std::vector<Value*> operands, Type t, const Expr*
   return op;
 }
 
-Value* Lowerer::constant(SymExpr value, ElemType t, const Expr* at) {
-  Op* op = emit(OpKind::Constant, {}, Type{t, false, false, {}}, at);
+Value *Lowerer::constant(SymExpr value, ElemType t, const Expr *at) {
+  Op *op = emit(OpKind::Constant, {}, Type{t, false, false, {}}, at);
   op->attrs.push_back(std::move(value));
   return op->result;
 }
 
-Value* Lowerer::broadcastTo(Value* v, const std::vector<SymExpr>& shape, const Expr* at) {
+Value *Lowerer::broadcastTo(Value *v, const std::vector<SymExpr> &shape, const Expr *at) {
   if (!v || v->type.isScalar() || sameShape(v->type.shape, shape))
     return v;
   // NumPy: a lower-rank tile gains leading unit dimensions.
   if (v->type.shape.size() == 1 && shape.size() == 2) {
     Type t = v->type;
     t.shape = {SymExpr(1), v->type.shape[0]};
-    Op* e = emit(OpKind::ExpandDims, {v}, t, at);
+    Op *e = emit(OpKind::ExpandDims, {v}, t, at);
     e->attrs = {SymExpr(0)};
     v = e->result;
   }
@@ -82,7 +82,7 @@ Value* Lowerer::broadcastTo(Value* v, const std::vector<SymExpr>& shape, const E
   return emit(OpKind::Broadcast, {v}, t, at)->result;
 }
 
-bool Lowerer::broadcastPair(Value*& a, Value*& b, const Expr* at) {
+bool Lowerer::broadcastPair(Value *&a, Value *&b, const Expr *at) {
   if (a->type.isScalar() || b->type.isScalar() || sameShape(a->type.shape, b->type.shape))
     return true;
   auto sa = a->type.shape, sb = b->type.shape;
@@ -107,11 +107,11 @@ bool Lowerer::broadcastPair(Value*& a, Value*& b, const Expr* at) {
   return a && b;
 }
 
-static bool isComparison(const std::string& op) {
+static bool isComparison(const std::string &op) {
   return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=";
 }
 
-Value* Lowerer::binary(const std::string& opcode, Value* a, Value* b, const Expr* at) {
+Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr *at) {
   if (!a || !b)
     return nullptr;
   // Pointer arithmetic: pointer + integer offsets.
@@ -159,12 +159,12 @@ Value* Lowerer::binary(const std::string& opcode, Value* a, Value* b, const Expr
   }
   if (isComparison(opcode) || opcode == "&&" || opcode == "||")
     t.elem = ElemType::known(ScalarKind::Bool);
-  Op* op = emit(OpKind::Binary, {a, b}, t, at);
+  Op *op = emit(OpKind::Binary, {a, b}, t, at);
   op->opcode = opcode;
   return op->result;
 }
 
-Value* Lowerer::unary(const std::string& opcode, Value* a, const Expr* at) {
+Value *Lowerer::unary(const std::string &opcode, Value *a, const Expr *at) {
   if (!a)
     return nullptr;
   Type t = a->type;
@@ -178,12 +178,12 @@ Value* Lowerer::unary(const std::string& opcode, Value* a, const Expr* at) {
     error(at, "operator '~' needs an integer operand");
     return nullptr;
   }
-  Op* op = emit(OpKind::Unary, {a}, t, at);
+  Op *op = emit(OpKind::Unary, {a}, t, at);
   op->opcode = opcode;
   return op->result;
 }
 
-Value* Lowerer::castTo(Value* v, const ElemType& to, const Expr* at) {
+Value *Lowerer::castTo(Value *v, const ElemType &to, const Expr *at) {
   if (!v)
     return nullptr;
   if (v->type.pointer) {
@@ -194,15 +194,15 @@ Value* Lowerer::castTo(Value* v, const ElemType& to, const Expr* at) {
     return v;
   // Fold conversions of literals so generated code reads `2.0f`, not a cast.
   if (v->def && v->def->kind == OpKind::Constant && v->uses == 0 && v->name.empty() &&
-      v->type.elem.isKnown() &&
-      to.isKnown() && v->def->attrs[0].isConst()) {
+      v->type.elem.isKnown() && to.isKnown() && v->def->attrs[0].isConst()) {
     int64_t c = v->def->attrs[0].value();
     if (to.isInteger() || to.is(ScalarKind::Bool)) {
       v->type.elem = to;
       return v;
     }
     if (to.is(ScalarKind::F32) || to.is(ScalarKind::F64)) {
-      v->def->attrs[0] = SymExpr::expr(std::to_string(c) + (to.is(ScalarKind::F32) ? ".0f" : ".0"), true);
+      v->def->attrs[0] =
+          SymExpr::expr(std::to_string(c) + (to.is(ScalarKind::F32) ? ".0f" : ".0"), true);
       v->type.elem = to;
       return v;
     }
@@ -212,29 +212,29 @@ Value* Lowerer::castTo(Value* v, const ElemType& to, const Expr* at) {
   return emit(OpKind::Cast, {v}, t, at)->result;
 }
 
-Callee Lowerer::resolveCallee(const Expr* e) {
+Callee Lowerer::resolveCallee(const Expr *e) {
   Callee c;
   e = e->IgnoreParenImpCasts();
-  auto inTl = [](const DeclContext* dc) {
+  auto inTl = [](const DeclContext *dc) {
     for (; dc; dc = dc->getParent())
-      if (auto* ns = dyn_cast<NamespaceDecl>(dc))
+      if (auto *ns = dyn_cast<NamespaceDecl>(dc))
         if (ns->getName() == "tl" && ns->getParent()->isTranslationUnit())
           return true;
     return false;
   };
-  auto isHelper = [](const FunctionDecl* fd) {
+  auto isHelper = [](const FunctionDecl *fd) {
     if (!fd)
       return false;
-    for (auto* a : fd->specific_attrs<AnnotateAttr>())
+    for (auto *a : fd->specific_attrs<AnnotateAttr>())
       if (a->getAnnotation() == "tilec.func")
         return true;
     return false;
   };
-  if (auto* ule = dyn_cast<UnresolvedLookupExpr>(e)) {
+  if (auto *ule = dyn_cast<UnresolvedLookupExpr>(e)) {
     c.name = ule->getName().getAsString();
-    for (const NamedDecl* d : ule->decls()) {
-      const FunctionDecl* fd = nullptr;
-      if (auto* ft = dyn_cast<FunctionTemplateDecl>(d))
+    for (const NamedDecl *d : ule->decls()) {
+      const FunctionDecl *fd = nullptr;
+      if (auto *ft = dyn_cast<FunctionTemplateDecl>(d))
         fd = ft->getTemplatedDecl();
       else
         fd = dyn_cast<FunctionDecl>(d);
@@ -243,20 +243,19 @@ Callee Lowerer::resolveCallee(const Expr* e) {
       if (isHelper(fd) && !c.helper)
         c.helper = fd;
     }
-    for (auto& a : ule->template_arguments())
+    for (auto &a : ule->template_arguments())
       c.templateArgs.push_back(a);
     return c;
   }
-  if (auto* dre = dyn_cast<DeclRefExpr>(e)) {
-    if (auto* fd = dyn_cast<FunctionDecl>(dre->getDecl())) {
+  if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
+    if (auto *fd = dyn_cast<FunctionDecl>(dre->getDecl())) {
       c.name = fd->getNameAsString();
       c.inTl = inTl(fd->getDeclContext());
-      const FunctionDecl* pattern = fd->getPrimaryTemplate()
-                                        ? fd->getPrimaryTemplate()->getTemplatedDecl()
-                                        : fd;
+      const FunctionDecl *pattern =
+          fd->getPrimaryTemplate() ? fd->getPrimaryTemplate()->getTemplatedDecl() : fd;
       if (isHelper(pattern))
         c.helper = pattern;
-      for (auto& a : dre->template_arguments())
+      for (auto &a : dre->template_arguments())
         c.templateArgs.push_back(a);
     }
     return c;
@@ -269,11 +268,12 @@ static std::string binaryOpcode(BinaryOperatorKind k) {
 }
 
 /// A C++ literal that reads back as exactly `v` in type `t` (float: 9 digits, double: 17).
-static std::string floatLiteral(double v, const ElemType& t) {
+static std::string floatLiteral(double v, const ElemType &t) {
   bool isFloat = t.is(ScalarKind::F32);
   char buf[64];
   if (std::isinf(v))
-    return std::string(v < 0 ? "-" : "") + "tilec::infinity<" + (isFloat ? "float" : "double") + ">()";
+    return std::string(v < 0 ? "-" : "") + "tilec::infinity<" + (isFloat ? "float" : "double") +
+           ">()";
   if (std::isnan(v))
     return std::string("tilec::quiet_nan<") + (isFloat ? "float" : "double") + ">()";
   std::snprintf(buf, sizeof buf, isFloat ? "%.9g" : "%.17g", v);
@@ -296,23 +296,23 @@ static std::string floatLiteral(double v, const ElemType& t) {
   return isFloat ? s + "f" : s;
 }
 
-Value* Lowerer::lowerExpr(const Expr* e) {
+Value *Lowerer::lowerExpr(const Expr *e) {
   if (!e)
     return nullptr;
   // Look through syntax that does not change the value.
-  if (auto* fe = dyn_cast<FullExpr>(e))
+  if (auto *fe = dyn_cast<FullExpr>(e))
     return lowerExpr(fe->getSubExpr());
-  if (auto* p = dyn_cast<ParenExpr>(e))
+  if (auto *p = dyn_cast<ParenExpr>(e))
     return lowerExpr(p->getSubExpr());
-  if (auto* mt = dyn_cast<MaterializeTemporaryExpr>(e))
+  if (auto *mt = dyn_cast<MaterializeTemporaryExpr>(e))
     return lowerExpr(mt->getSubExpr());
-  if (auto* bt = dyn_cast<CXXBindTemporaryExpr>(e))
+  if (auto *bt = dyn_cast<CXXBindTemporaryExpr>(e))
     return lowerExpr(bt->getSubExpr());
-  if (auto* ce = dyn_cast<CXXConstructExpr>(e))
+  if (auto *ce = dyn_cast<CXXConstructExpr>(e))
     if (ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
       return lowerExpr(ce->getArg(0));
-  if (auto* ic = dyn_cast<ImplicitCastExpr>(e)) {
-    Value* v = lowerExpr(ic->getSubExpr());
+  if (auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+    Value *v = lowerExpr(ic->getSubExpr());
     if (v && v->type.isScalar() && !v->type.pointer && !ic->getType()->isDependentType() &&
         ic->getType()->isArithmeticType()) {
       auto t = mapElemType(ic->getType(), ic->getBeginLoc());
@@ -320,38 +320,38 @@ Value* Lowerer::lowerExpr(const Expr* e) {
     }
     return v;
   }
-  if (auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+  if (auto *sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
     return lowerExpr(sub->getReplacement());
-  if (auto* da = dyn_cast<CXXDefaultArgExpr>(e)) // a helper's default, spelled out by clang
+  if (auto *da = dyn_cast<CXXDefaultArgExpr>(e)) // a helper's default, spelled out by clang
     return lowerExpr(da->getExpr());
 
   // Literals and compile-time values.
-  if (auto* il = dyn_cast<IntegerLiteral>(e)) {
+  if (auto *il = dyn_cast<IntegerLiteral>(e)) {
     auto t = mapElemType(il->getType(), il->getBeginLoc());
     // Unsigned literals keep their value: 2654435769u is not -1640531527.
     int64_t v = il->getType()->isUnsignedIntegerType() ? int64_t(il->getValue().getZExtValue())
                                                        : il->getValue().getSExtValue();
     return t ? constant(SymExpr(v), *t, e) : nullptr;
   }
-  if (auto* bl = dyn_cast<CXXBoolLiteralExpr>(e))
+  if (auto *bl = dyn_cast<CXXBoolLiteralExpr>(e))
     return constant(SymExpr::expr(bl->getValue() ? "true" : "false", true),
                     ElemType::known(ScalarKind::Bool), e);
-  if (auto* fl = dyn_cast<FloatingLiteral>(e)) {
+  if (auto *fl = dyn_cast<FloatingLiteral>(e)) {
     auto t = mapElemType(fl->getType(), fl->getBeginLoc());
     if (!t)
       return nullptr;
-    Op* op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
+    Op *op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
     // Printed from its value, not its spelling: the spelling may be a macro.
     op->attrs.push_back(SymExpr::expr(floatLiteral(fl->getValue().convertToDouble(), *t), true));
     return op->result;
   }
-  if (auto* ref = dyn_cast<DeclRefExpr>(e)) {
-    const ValueDecl* d = ref->getDecl();
+  if (auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    const ValueDecl *d = ref->getDecl();
     if (auto it = symBindings_.find(d); it != symBindings_.end()) {
       auto t = mapElemType(cast<NonTypeTemplateParmDecl>(d)->getType(), ref->getBeginLoc());
       return t ? constant(it->second, *t, e) : nullptr;
     }
-    if (auto* nt = dyn_cast<NonTypeTemplateParmDecl>(d)) {
+    if (auto *nt = dyn_cast<NonTypeTemplateParmDecl>(d)) {
       auto t = mapElemType(nt->getType(), ref->getBeginLoc());
       return t ? constant(SymExpr::expr(nt->getName().str(), true), *t, e) : nullptr;
     }
@@ -360,7 +360,7 @@ Value* Lowerer::lowerExpr(const Expr* e) {
       return it->second;
     // A local without a value: its initializer failed (diagnosed already, say nothing more)
     // or produced none (a helper that returns nothing).
-    if (auto* vd = dyn_cast<VarDecl>(d); vd && vd->isLocalVarDecl()) {
+    if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->isLocalVarDecl()) {
       if (!failed_)
         error(e, "'" + vd->getNameAsString() + "' has no value: its initializer produces none");
       return nullptr;
@@ -372,28 +372,29 @@ Value* Lowerer::lowerExpr(const Expr* e) {
         return t ? constant(SymExpr(r.Val.getInt().getExtValue()), *t, e) : nullptr;
       }
     }
-    error(e, "'" + d->getNameAsString() + "' cannot be used in a kernel (only parameters, "
-             "local variables and template parameters)");
+    error(e, "'" + d->getNameAsString() +
+                 "' cannot be used in a kernel (only parameters, "
+                 "local variables and template parameters)");
     return nullptr;
   }
 
   // Operators.
-  if (auto* bo = dyn_cast<BinaryOperator>(e)) {
+  if (auto *bo = dyn_cast<BinaryOperator>(e)) {
     BinaryOperatorKind k = bo->getOpcode();
     if (bo->isAssignmentOp()) {
       lowerStmt(bo);
-      auto* lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
+      auto *lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
       return lhs && vars_.count(lhs->getDecl()) ? vars_[lhs->getDecl()] : nullptr;
     }
     if (k == BO_Comma) {
       lowerExpr(bo->getLHS());
       return lowerExpr(bo->getRHS());
     }
-    Value* a = lowerExpr(bo->getLHS());
-    Value* b = lowerExpr(bo->getRHS());
+    Value *a = lowerExpr(bo->getLHS());
+    Value *b = lowerExpr(bo->getRHS());
     return binary(binaryOpcode(k), a, b, e);
   }
-  if (auto* uo = dyn_cast<UnaryOperator>(e)) {
+  if (auto *uo = dyn_cast<UnaryOperator>(e)) {
     switch (uo->getOpcode()) {
     case UO_Plus:
       return lowerExpr(uo->getSubExpr());
@@ -404,16 +405,15 @@ Value* Lowerer::lowerExpr(const Expr* e) {
     case UO_LNot:
       return unary("!", lowerExpr(uo->getSubExpr()), e);
     default:
-      error(e, "unary operator '" +
-                   UnaryOperator::getOpcodeStr(uo->getOpcode()).str() +
+      error(e, "unary operator '" + UnaryOperator::getOpcodeStr(uo->getOpcode()).str() +
                    "' is not supported in kernels");
       return nullptr;
     }
   }
-  if (auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) {
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(e)) {
     // Resolved overloaded operators (non-dependent code): map back to the operator.
     OverloadedOperatorKind ok = oc->getOperator();
-    const char* spelling = getOperatorSpelling(ok);
+    const char *spelling = getOperatorSpelling(ok);
     if (oc->getNumArgs() == 2 && ok != OO_Call && ok != OO_Subscript) {
       std::string s = spelling;
       if (s.size() > 1 && s.back() == '=' && s != "==" && s != "!=" && s != "<=" && s != ">=") {
@@ -427,10 +427,10 @@ Value* Lowerer::lowerExpr(const Expr* e) {
     error(e, std::string("operator '") + spelling + "' is not supported in kernels");
     return nullptr;
   }
-  if (auto* co = dyn_cast<ConditionalOperator>(e)) {
-    Value* c = lowerExpr(co->getCond());
-    Value* a = lowerExpr(co->getTrueExpr());
-    Value* b = lowerExpr(co->getFalseExpr());
+  if (auto *co = dyn_cast<ConditionalOperator>(e)) {
+    Value *c = lowerExpr(co->getCond());
+    Value *a = lowerExpr(co->getTrueExpr());
+    Value *b = lowerExpr(co->getFalseExpr());
     if (!c || !a || !b)
       return nullptr;
     if (c->type.isTile() || a->type.isTile() || b->type.isTile()) {
@@ -445,21 +445,21 @@ Value* Lowerer::lowerExpr(const Expr* e) {
     Type t = a->type;
     if (!a->type.pointer)
       t.elem = promoteScalars(a->type.elem, b->type.elem);
-    Value* ca = a->type.pointer ? a : castTo(a, t.elem, e);
-    Value* cb = b->type.pointer ? b : castTo(b, t.elem, e);
+    Value *ca = a->type.pointer ? a : castTo(a, t.elem, e);
+    Value *cb = b->type.pointer ? b : castTo(b, t.elem, e);
     if (!ca || !cb)
       return nullptr;
     return emit(OpKind::Select, {c, ca, cb}, t, e)->result;
   }
-  if (auto* ec = dyn_cast<ExplicitCastExpr>(e)) {
+  if (auto *ec = dyn_cast<ExplicitCastExpr>(e)) {
     auto t = mapElemType(ec->getTypeAsWritten(), ec->getBeginLoc());
-    Value* v = lowerExpr(ec->getSubExprAsWritten());
+    Value *v = lowerExpr(ec->getSubExprAsWritten());
     return t ? castTo(v, *t, e) : nullptr;
   }
-  if (auto* call = dyn_cast<CallExpr>(e)) {
-    const Expr* calleeExpr = call->getCallee();
+  if (auto *call = dyn_cast<CallExpr>(e)) {
+    const Expr *calleeExpr = call->getCallee();
     // `t.to<T>()` on a dependent tile.
-    if (auto* me = dyn_cast<CXXDependentScopeMemberExpr>(calleeExpr->IgnoreParenImpCasts())) {
+    if (auto *me = dyn_cast<CXXDependentScopeMemberExpr>(calleeExpr->IgnoreParenImpCasts())) {
       if (me->getMember().getAsString() == "to" && me->getNumTemplateArgs() == 1) {
         auto t = templateArgType(me->template_arguments()[0]);
         return t ? castTo(lowerExpr(me->getBase()), *t, e) : nullptr;
@@ -467,11 +467,11 @@ Value* Lowerer::lowerExpr(const Expr* e) {
       error(e, "member call '" + me->getMember().getAsString() + "' is not supported");
       return nullptr;
     }
-    if (auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
-      auto* md = mc->getMethodDecl();
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(call)) {
+      auto *md = mc->getMethodDecl();
       if (md && md->getName() == "to" && md->getTemplateSpecializationArgs()) {
-        auto t = mapElemType(md->getTemplateSpecializationArgs()->get(0).getAsType(),
-                             e->getBeginLoc());
+        auto t =
+            mapElemType(md->getTemplateSpecializationArgs()->get(0).getAsType(), e->getBeginLoc());
         return t ? castTo(lowerExpr(mc->getImplicitObjectArgument()), *t, e) : nullptr;
       }
     }
@@ -489,7 +489,7 @@ Value* Lowerer::lowerExpr(const Expr* e) {
           return nullptr;
         if (r.Val.isInt())
           return constant(SymExpr(r.Val.getInt().getExtValue()), *t, e);
-        Op* op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
+        Op *op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
         op->attrs.push_back(
             SymExpr::expr(floatLiteral(r.Val.getFloat().convertToDouble(), *t), true));
         return op->result;
@@ -499,8 +499,8 @@ Value* Lowerer::lowerExpr(const Expr* e) {
                  "' is not supported in kernels (only tl:: operations and TILEC_FUNC helpers)");
     return nullptr;
   }
-  error(e, std::string("expression '") + e->getStmtClassName() +
-               "' is not supported in kernels yet");
+  error(e,
+        std::string("expression '") + e->getStmtClassName() + "' is not supported in kernels yet");
   return nullptr;
 }
 

@@ -15,6 +15,6 @@
 namespace tilec {
 
 /// Lowers every kernel of the main file; errors go to the context's DiagnosticsEngine.
-std::vector<std::unique_ptr<Kernel>> lowerKernels(clang::ASTContext& ctx);
+std::vector<std::unique_ptr<Kernel>> lowerKernels(clang::ASTContext &ctx);
 
 } // namespace tilec

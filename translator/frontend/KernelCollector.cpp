@@ -2,8 +2,8 @@
 #include "frontend/Frontend.h"
 #include "frontend/Lowerer.h"
 
-#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Attr.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -13,8 +13,8 @@ using namespace clang;
 
 namespace {
 
-bool isKernel(const FunctionDecl* fd) {
-  for (auto* a : fd->specific_attrs<AnnotateAttr>())
+bool isKernel(const FunctionDecl *fd) {
+  for (auto *a : fd->specific_attrs<AnnotateAttr>())
     if (a->getAnnotation() == "tilec.kernel")
       return true;
   return false;
@@ -22,40 +22,41 @@ bool isKernel(const FunctionDecl* fd) {
 
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  explicit Collector(ASTContext& ctx) : ctx_(ctx) {}
-  bool VisitFunctionDecl(FunctionDecl* fd) {
+  explicit Collector(ASTContext &ctx) : ctx_(ctx) {}
+  bool VisitFunctionDecl(FunctionDecl *fd) {
     if (!isKernel(fd) || !fd->doesThisDeclarationHaveABody())
       return true;
     // Instantiations are not kernels of their own: translate the pattern once.
     if (fd->isTemplateInstantiation())
       return true;
-    if (!ctx_.getSourceManager().isInMainFile(ctx_.getSourceManager().getExpansionLoc(fd->getLocation())))
+    if (!ctx_.getSourceManager().isInMainFile(
+            ctx_.getSourceManager().getExpansionLoc(fd->getLocation())))
       return true;
     found.push_back(fd);
     return true;
   }
   bool shouldVisitTemplateInstantiations() const { return false; }
-  std::vector<const FunctionDecl*> found; // in source order
+  std::vector<const FunctionDecl *> found; // in source order
 
 private:
-  ASTContext& ctx_;
+  ASTContext &ctx_;
 };
 
 } // namespace
 
-bool Lowerer::lowerKernel(const FunctionDecl* fd) {
-  auto& sm = ctx_.getSourceManager();
+bool Lowerer::lowerKernel(const FunctionDecl *fd) {
+  auto &sm = ctx_.getSourceManager();
   k_.name = fd->getNameAsString();
   k_.inputFile = sm.getFilename(sm.getExpansionLoc(fd->getLocation())).str();
   if (!fd->getReturnType()->isVoidType())
     error(fd->getLocation(), "a TILEC_KERNEL must return void");
-  if (auto* ft = fd->getDescribedFunctionTemplate()) {
-    for (const NamedDecl* p : *ft->getTemplateParameters())
+  if (auto *ft = fd->getDescribedFunctionTemplate()) {
+    for (const NamedDecl *p : *ft->getTemplateParameters())
       templateParamNames_.push_back(p->getNameAsString());
-    for (const NamedDecl* p : *ft->getTemplateParameters()) {
+    for (const NamedDecl *p : *ft->getTemplateParameters()) {
       TemplateParam tp;
       tp.name = p->getNameAsString();
-      if (auto* nt = dyn_cast<NonTypeTemplateParmDecl>(p)) {
+      if (auto *nt = dyn_cast<NonTypeTemplateParmDecl>(p)) {
         QualType t = nt->getType();
         if (t->isBooleanType()) {
           tp.kind = TemplateParam::Kind::Bool;
@@ -77,9 +78,9 @@ bool Lowerer::lowerKernel(const FunctionDecl* fd) {
       if (p->isParameterPack())
         error(p->getLocation(), "parameter packs are not supported in kernels");
       // Names the generated kernel uses itself; a template parameter would be shadowed.
-      static const char* const kReserved[] = {"i", "tid", "THREADS", "NUM_WARPS", "NUM_STAGES", "smem",
-                                              "DIV16"};
-      for (const char* r : kReserved)
+      static const char *const kReserved[] = {"i",          "tid",  "THREADS", "NUM_WARPS",
+                                              "NUM_STAGES", "smem", "DIV16"};
+      for (const char *r : kReserved)
         if (tp.name == r)
           error(p->getLocation(), "template parameter name '" + tp.name +
                                       "' is used by the generated code; rename it");
@@ -90,7 +91,7 @@ bool Lowerer::lowerKernel(const FunctionDecl* fd) {
       k_.templateParams.push_back(tp);
     }
   }
-  for (const ParmVarDecl* p : fd->parameters()) {
+  for (const ParmVarDecl *p : fd->parameters()) {
     auto t = mapType(p->getType(), p->getLocation());
     if (!t)
       continue;
@@ -99,7 +100,7 @@ bool Lowerer::lowerKernel(const FunctionDecl* fd) {
       continue;
     }
     k_.params.push_back({p->getNameAsString(), *t});
-    Op* op = k_.append(OpKind::Param, {}, *t);
+    Op *op = k_.append(OpKind::Param, {}, *t);
     op->result->name = p->getNameAsString();
     op->attrs.push_back(SymExpr(int64_t(k_.params.size() - 1)));
     vars_[p] = op->result;
@@ -110,11 +111,11 @@ bool Lowerer::lowerKernel(const FunctionDecl* fd) {
   return !failed_;
 }
 
-std::vector<std::unique_ptr<Kernel>> lowerKernels(ASTContext& ctx) {
+std::vector<std::unique_ptr<Kernel>> lowerKernels(ASTContext &ctx) {
   Collector c(ctx);
   c.TraverseDecl(ctx.getTranslationUnitDecl());
   std::vector<std::unique_ptr<Kernel>> out;
-  for (const FunctionDecl* fd : c.found) {
+  for (const FunctionDecl *fd : c.found) {
     auto k = std::make_unique<Kernel>();
     Lowerer l(ctx, *k);
     if (l.lowerKernel(fd))

@@ -19,92 +19,92 @@ namespace tilec {
 struct Callee {
   std::string name;
   bool inTl = false;
-  const clang::FunctionDecl* helper = nullptr; // a TILEC_FUNC to inline
+  const clang::FunctionDecl *helper = nullptr; // a TILEC_FUNC to inline
   std::vector<clang::TemplateArgumentLoc> templateArgs;
 };
 
 class Lowerer {
 public:
-  Lowerer(clang::ASTContext& ctx, Kernel& kernel) : ctx_(ctx), k_(kernel) {}
+  Lowerer(clang::ASTContext &ctx, Kernel &kernel) : ctx_(ctx), k_(kernel) {}
 
   /// Lowers the kernel's parameters and body; false if an error was reported.
-  bool lowerKernel(const clang::FunctionDecl* fn);
+  bool lowerKernel(const clang::FunctionDecl *fn);
 
   // --- diagnostics (DiagnosticsEngine, clang style with a caret) ---
-  void error(clang::SourceLocation loc, const std::string& msg);
-  void error(const clang::Stmt* s, const std::string& msg);
+  void error(clang::SourceLocation loc, const std::string &msg);
+  void error(const clang::Stmt *s, const std::string &msg);
   bool failed() const { return failed_; }
 
   // --- types (TypeMapping.cpp) ---
   std::optional<Type> mapType(clang::QualType t, clang::SourceLocation loc);
   std::optional<ElemType> mapElemType(clang::QualType t, clang::SourceLocation loc);
   /// A compile-time integer (literal, template parameter, arithmetic on those).
-  std::optional<SymExpr> evalSym(const clang::Expr* e);
-  std::optional<SymExpr> templateArgSym(const clang::TemplateArgumentLoc& a);
-  std::optional<ElemType> templateArgType(const clang::TemplateArgumentLoc& a);
+  std::optional<SymExpr> evalSym(const clang::Expr *e);
+  std::optional<SymExpr> templateArgSym(const clang::TemplateArgumentLoc &a);
+  std::optional<ElemType> templateArgType(const clang::TemplateArgumentLoc &a);
 
   // --- statements (StmtLowering.cpp, ControlFlow.cpp) ---
-  void lowerStmt(const clang::Stmt* s);
-  void lowerIf(const clang::IfStmt* s);
-  void lowerFor(const clang::Stmt* s);
-  void lowerWhile(const clang::WhileStmt* s);
+  void lowerStmt(const clang::Stmt *s);
+  void lowerIf(const clang::IfStmt *s);
+  void lowerFor(const clang::Stmt *s);
+  void lowerWhile(const clang::WhileStmt *s);
   /// Rebinds a local variable (assignment, ++, --); false after an error.
-  bool assign(const clang::ValueDecl* var, Value* v, const clang::Stmt* at);
+  bool assign(const clang::ValueDecl *var, Value *v, const clang::Stmt *at);
 
   // --- expressions (ExprLowering.cpp) ---
-  Value* lowerExpr(const clang::Expr* e);
-  Value* binary(const std::string& opcode, Value* a, Value* b, const clang::Expr* at);
-  Value* unary(const std::string& opcode, Value* a, const clang::Expr* at);
-  Value* castTo(Value* v, const ElemType& t, const clang::Expr* at);
-  Value* constant(SymExpr value, ElemType t, const clang::Expr* at);
+  Value *lowerExpr(const clang::Expr *e);
+  Value *binary(const std::string &opcode, Value *a, Value *b, const clang::Expr *at);
+  Value *unary(const std::string &opcode, Value *a, const clang::Expr *at);
+  Value *castTo(Value *v, const ElemType &t, const clang::Expr *at);
+  Value *constant(SymExpr value, ElemType t, const clang::Expr *at);
   /// Broadcasts a tile to `shape` (NumPy rules); scalars pass through; null after an error.
-  Value* broadcastTo(Value* v, const std::vector<SymExpr>& shape, const clang::Expr* at);
+  Value *broadcastTo(Value *v, const std::vector<SymExpr> &shape, const clang::Expr *at);
   /// Makes two operands' shapes agree (size-1 tiles broadcast); null after an error.
-  bool broadcastPair(Value*& a, Value*& b, const clang::Expr* at);
-  Callee resolveCallee(const clang::Expr* callee);
+  bool broadcastPair(Value *&a, Value *&b, const clang::Expr *at);
+  Callee resolveCallee(const clang::Expr *callee);
 
   // --- tl:: calls and helpers (Builtins.cpp) ---
-  Value* lowerCall(const clang::CallExpr* call, const Callee& callee);
-  Value* inlineHelper(const clang::CallExpr* call, const Callee& callee);
+  Value *lowerCall(const clang::CallExpr *call, const Callee &callee);
+  Value *inlineHelper(const clang::CallExpr *call, const Callee &callee);
   /// Lowers a helper's body with its parameters bound to `args`; the returned value or null.
-  Value* inlineBody(const clang::FunctionDecl* fd, const std::vector<Value*>& args,
-                    const clang::Expr* at);
+  Value *inlineBody(const clang::FunctionDecl *fd, const std::vector<Value *> &args,
+                    const clang::Expr *at);
 
   // --- shape operations (ShapeOps.cpp) ---
-  static bool isShapeOpName(const std::string& name);
-  Value* lowerShapeOp(const clang::CallExpr* call, const Callee& callee);
+  static bool isShapeOpName(const std::string &name);
+  Value *lowerShapeOp(const clang::CallExpr *call, const Callee &callee);
 
   // --- reductions, scans, random numbers, atomics (TileOps.cpp) ---
-  static bool isTileOpName(const std::string& name);
-  Value* lowerTileOp(const clang::CallExpr* call, const Callee& callee);
+  static bool isTileOpName(const std::string &name);
+  Value *lowerTileOp(const clang::CallExpr *call, const Callee &callee);
   /// Builds `op`'s region from a TILEC_FUNC combine(a, b) on scalars of type `t`.
-  bool lowerCombine(const clang::Expr* fn, const ElemType& t, Op* op);
+  bool lowerCombine(const clang::Expr *fn, const ElemType &t, Op *op);
 
-  Op* emit(OpKind kind, std::vector<Value*> operands, Type t, const clang::Expr* at,
+  Op *emit(OpKind kind, std::vector<Value *> operands, Type t, const clang::Expr *at,
            bool hasResult = true);
-  std::string sourceText(const clang::SourceRange& r) const;
-  Kernel& kernel() { return k_; }
-  clang::ASTContext& ctx() { return ctx_; }
+  std::string sourceText(const clang::SourceRange &r) const;
+  Kernel &kernel() { return k_; }
+  clang::ASTContext &ctx() { return ctx_; }
 
 private:
   friend struct HelperScope;
-  clang::ASTContext& ctx_;
-  Kernel& k_;
+  clang::ASTContext &ctx_;
+  Kernel &k_;
   bool failed_ = false;
-  std::map<const clang::ValueDecl*, Value*> vars_; // lookup only, never iterated
-  std::vector<std::string> templateParamNames_;     // the kernel's, by index
+  std::map<const clang::ValueDecl *, Value *> vars_; // lookup only, never iterated
+  std::vector<std::string> templateParamNames_;      // the kernel's, by index
   // While a template TILEC_FUNC is inlined: its template parameters' deduced values.
-  std::map<const clang::NamedDecl*, SymExpr> symBindings_;
-  std::map<const clang::NamedDecl*, ElemType> typeBindings_;
+  std::map<const clang::NamedDecl *, SymExpr> symBindings_;
+  std::map<const clang::NamedDecl *, ElemType> typeBindings_;
   /// The template parameters of the innermost helper being inlined (canonical parameter
   /// types carry only a position, which then refers to these, not to the kernel's).
-  const clang::TemplateParameterList* helperParams_ = nullptr;
-  const clang::NamedDecl* templateParamDecl(const clang::TemplateTypeParmType* t) const;
+  const clang::TemplateParameterList *helperParams_ = nullptr;
+  const clang::NamedDecl *templateParamDecl(const clang::TemplateTypeParmType *t) const;
   /// Deduces a helper's template parameters from explicit arguments and argument types.
-  bool bindHelperTemplate(const clang::FunctionDecl* fd, const Callee& c,
-                          const std::vector<Value*>& args, const clang::Expr* at);
+  bool bindHelperTemplate(const clang::FunctionDecl *fd, const Callee &c,
+                          const std::vector<Value *> &args, const clang::Expr *at);
   // Inlining TILEC_FUNC helpers: where `return` values go.
-  std::vector<Value*>* returnSlot_ = nullptr;
+  std::vector<Value *> *returnSlot_ = nullptr;
   int inlineDepth_ = 0;
 };
 

@@ -8,36 +8,36 @@ namespace tilec {
 
 using namespace clang;
 
-static void nameValue(Value* v, const std::string& name) {
+static void nameValue(Value *v, const std::string &name) {
   if (v && v->name.empty() && !v->type.pointer)
     v->name = name;
 }
 
-void Lowerer::lowerStmt(const Stmt* s) {
+void Lowerer::lowerStmt(const Stmt *s) {
   if (!s)
     return;
-  if (auto* cs = dyn_cast<CompoundStmt>(s)) {
-    for (const Stmt* child : cs->body())
+  if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt *child : cs->body())
       lowerStmt(child);
     return;
   }
   if (isa<NullStmt>(s))
     return;
-  if (auto* ds = dyn_cast<DeclStmt>(s)) {
-    for (const Decl* d : ds->decls()) {
+  if (auto *ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : ds->decls()) {
       if (isa<StaticAssertDecl>(d) || isa<TypedefNameDecl>(d))
         continue; // checked by the host compiler; nothing to translate
-      auto* vd = dyn_cast<VarDecl>(d);
+      auto *vd = dyn_cast<VarDecl>(d);
       if (!vd) {
         error(d->getBeginLoc(), "only variable declarations are supported in kernels");
         continue;
       }
       if (!vd->hasInit()) {
-        error(vd->getLocation(), "variable '" + vd->getNameAsString() +
-                                     "' must be initialized where it is declared");
+        error(vd->getLocation(),
+              "variable '" + vd->getNameAsString() + "' must be initialized where it is declared");
         continue;
       }
-      Value* v = lowerExpr(vd->getInit());
+      Value *v = lowerExpr(vd->getInit());
       if (!v)
         continue;
       // An explicitly typed scalar declaration converts (`float s = 1;`).
@@ -52,10 +52,10 @@ void Lowerer::lowerStmt(const Stmt* s) {
     }
     return;
   }
-  if (auto* rs = dyn_cast<ReturnStmt>(s)) {
+  if (auto *rs = dyn_cast<ReturnStmt>(s)) {
     if (returnSlot_) {
       if (rs->getRetValue())
-        if (Value* v = lowerExpr(rs->getRetValue()))
+        if (Value *v = lowerExpr(rs->getRetValue()))
           returnSlot_->push_back(v);
       return;
     }
@@ -66,18 +66,18 @@ void Lowerer::lowerStmt(const Stmt* s) {
     emit(OpKind::Return, {}, Type{}, nullptr, /*hasResult=*/false);
     return;
   }
-  if (auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) {
-    auto* lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
+  if (auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) {
+    auto *lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
     if (!lhs || !vars_.count(lhs->getDecl())) {
       error(bo->getLHS(), "only local variables can be assigned");
       return;
     }
-    Value* rhs = lowerExpr(bo->getRHS());
+    Value *rhs = lowerExpr(bo->getRHS());
     if (bo->isCompoundAssignmentOp()) {
-      std::string op = BinaryOperator::getOpcodeStr(
-                           BinaryOperator::getOpForCompoundAssignment(bo->getOpcode()))
-                           .str();
-      Value* old = vars_[lhs->getDecl()];
+      std::string op =
+          BinaryOperator::getOpcodeStr(BinaryOperator::getOpForCompoundAssignment(bo->getOpcode()))
+              .str();
+      Value *old = vars_[lhs->getDecl()];
       rhs = binary(op, old, rhs, bo);
       if (rhs && old && !old->type.pointer)
         rhs = castTo(rhs, old->type.elem, bo); // `x += y` keeps x's type
@@ -86,31 +86,31 @@ void Lowerer::lowerStmt(const Stmt* s) {
       assign(lhs->getDecl(), rhs, s);
     return;
   }
-  if (auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->isIncrementDecrementOp()) {
-    auto* ref = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParenImpCasts());
+  if (auto *uo = dyn_cast<UnaryOperator>(s); uo && uo->isIncrementDecrementOp()) {
+    auto *ref = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParenImpCasts());
     if (!ref || !vars_.count(ref->getDecl())) {
       error(s, "only local variables can be incremented");
       return;
     }
-    Value* old = vars_[ref->getDecl()];
-    Value* one = constant(1, ElemType::known(ScalarKind::I32), uo);
-    Value* v = binary(uo->isIncrementOp() ? "+" : "-", old, one, uo);
+    Value *old = vars_[ref->getDecl()];
+    Value *one = constant(1, ElemType::known(ScalarKind::I32), uo);
+    Value *v = binary(uo->isIncrementOp() ? "+" : "-", old, one, uo);
     if (v && !old->type.pointer)
       v = castTo(v, old->type.elem, uo);
     if (v)
       assign(ref->getDecl(), v, s);
     return;
   }
-  if (auto* oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->isAssignmentOp()) {
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->isAssignmentOp()) {
     error(s, "assignment through an overloaded operator is not supported; assign to a local "
              "variable declared with auto");
     return;
   }
-  if (auto* is = dyn_cast<IfStmt>(s))
+  if (auto *is = dyn_cast<IfStmt>(s))
     return lowerIf(is);
   if (isa<ForStmt>(s) || isa<CXXForRangeStmt>(s))
     return lowerFor(s);
-  if (auto* ws = dyn_cast<WhileStmt>(s))
+  if (auto *ws = dyn_cast<WhileStmt>(s))
     return lowerWhile(ws);
   if (isa<DoStmt>(s)) {
     error(s, "do-while loops are not supported by the translator yet; use while or for");
@@ -120,15 +120,15 @@ void Lowerer::lowerStmt(const Stmt* s) {
     error(s, "break and continue are not supported in kernels");
     return;
   }
-  if (auto* e = dyn_cast<Expr>(s)) {
+  if (auto *e = dyn_cast<Expr>(s)) {
     lowerExpr(e);
     return;
   }
   error(s, std::string("statement '") + s->getStmtClassName() + "' is not supported in kernels");
 }
 
-bool Lowerer::assign(const ValueDecl* var, Value* v, const Stmt* at) {
-  Value* old = vars_[var];
+bool Lowerer::assign(const ValueDecl *var, Value *v, const Stmt *at) {
+  Value *old = vars_[var];
   if (old->type.isTile() != v->type.isTile() || !sameShape(old->type.shape, v->type.shape)) {
     error(at, "assignment changes the shape of '" + var->getNameAsString() + "' from " +
                   old->type.shapeStr() + " to " + v->type.shapeStr());

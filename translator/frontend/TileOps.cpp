@@ -14,8 +14,8 @@ namespace tilec {
 using namespace clang;
 
 namespace {
-const std::set<std::string> kReductions = {"sum", "max", "min", "xor_sum", "argmax", "argmin",
-                                           "reduce"};
+const std::set<std::string> kReductions = {"sum",    "max",    "min",   "xor_sum",
+                                           "argmax", "argmin", "reduce"};
 const std::set<std::string> kScans = {"cumsum", "cumprod", "associative_scan"};
 const std::set<std::string> kRandom = {"rand", "randn", "randint"};
 const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min", "atomic_xchg",
@@ -25,7 +25,7 @@ const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min"
 /// sums of integers narrower than 32 bits widen to 32 bits keeping their signedness (bool is
 /// unsigned); max/min widen 16-bit floats to float and narrow integers to int32; argmax/argmin
 /// give int32 indices; xor_sum and custom reductions keep the type.
-ElemType reductionType(const std::string& op, const ElemType& in) {
+ElemType reductionType(const std::string &op, const ElemType &in) {
   if (op == "argmax" || op == "argmin")
     return ElemType::known(ScalarKind::I32);
   if (!in.isKnown())
@@ -43,17 +43,17 @@ ElemType reductionType(const std::string& op, const ElemType& in) {
 }
 
 /// Scans: cumsum as sum (bfloat16 accumulating in float), cumprod bfloat16 in float.
-ElemType scanType(const std::string& op, const ElemType& in) {
+ElemType scanType(const std::string &op, const ElemType &in) {
   ElemType t = in.is(ScalarKind::BF16) ? ElemType::known(ScalarKind::F32) : in;
   return op == "cumsum" ? reductionType("sum", t) : t;
 }
 } // namespace
 
-bool Lowerer::isTileOpName(const std::string& n) {
+bool Lowerer::isTileOpName(const std::string &n) {
   return kReductions.count(n) || kScans.count(n) || kRandom.count(n) || kAtomics.count(n);
 }
 
-bool Lowerer::lowerCombine(const Expr* fnExpr, const ElemType& t, Op* op) {
+bool Lowerer::lowerCombine(const Expr *fnExpr, const ElemType &t, Op *op) {
   Callee c = resolveCallee(fnExpr);
   if (!c.helper) {
     error(fnExpr, "the combine function must be a TILEC_FUNC taking two scalars");
@@ -64,15 +64,15 @@ bool Lowerer::lowerCombine(const Expr* fnExpr, const ElemType& t, Op* op) {
     return false;
   }
   op->regions.push_back(std::make_unique<Region>());
-  Region* r = op->regions.back().get();
+  Region *r = op->regions.back().get();
   Type scalar{t, false, false, {}};
   for (int i = 0; i < 2; ++i) {
-    Value* a = k_.newValue(scalar, c.helper->getParamDecl(unsigned(i))->getNameAsString());
+    Value *a = k_.newValue(scalar, c.helper->getParamDecl(unsigned(i))->getNameAsString());
     a->argOf = op;
     r->args.push_back(a);
   }
   k_.insertion.push_back(r);
-  Value* y = inlineBody(c.helper, r->args, fnExpr);
+  Value *y = inlineBody(c.helper, r->args, fnExpr);
   if (y)
     y = castTo(y, t, fnExpr);
   k_.insertion.pop_back();
@@ -90,8 +90,8 @@ bool Lowerer::lowerCombine(const Expr* fnExpr, const ElemType& t, Op* op) {
   return true;
 }
 
-Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
-  const std::string& n = c.name;
+Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
+  const std::string &n = c.name;
   unsigned nargs = call->getNumArgs();
   auto templateSym = [&](size_t i, int64_t dflt) -> std::optional<SymExpr> {
     if (c.templateArgs.size() <= i)
@@ -105,7 +105,7 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
       error(call, "tl::" + n + " takes " + (custom ? "a tile and a combine function" : "one tile"));
       return nullptr;
     }
-    Value* t = lowerExpr(call->getArg(0));
+    Value *t = lowerExpr(call->getArg(0));
     if (!t)
       return nullptr;
     if (t->type.isScalar() || t->type.pointer) {
@@ -132,9 +132,9 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
     }
     if (kReductions.count(n) && rank == 2) {
       ElemType rt = reductionType(n, t->type.elem);
-      Value* in = castTo(t, rt, call);
+      Value *in = castTo(t, rt, call);
       Type resultType{rt, false, false, {t->type.shape[size_t(1 - axis->value())]}};
-      Op* op = emit(OpKind::Reduce, {in}, resultType, call);
+      Op *op = emit(OpKind::Reduce, {in}, resultType, call);
       op->opcode = n;
       op->attrs = {*axis};
       if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
@@ -142,7 +142,7 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
       if (!flag->isConst(0)) { // keep_dims: [M, 1] or [1, N]
         Type kt = resultType;
         kt.shape.insert(kt.shape.begin() + axis->value(), SymExpr(1));
-        Op* e = emit(OpKind::ExpandDims, {op->result}, kt, call);
+        Op *e = emit(OpKind::ExpandDims, {op->result}, kt, call);
         e->attrs = {*axis};
         return e->result;
       }
@@ -154,8 +154,8 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
         return nullptr;
       }
       ElemType rt = reductionType(n, t->type.elem);
-      Value* in = (n == "argmax" || n == "argmin") ? t : castTo(t, rt, call);
-      Op* op = emit(OpKind::Reduce, {in}, Type{rt, false, false, {}}, call);
+      Value *in = (n == "argmax" || n == "argmin") ? t : castTo(t, rt, call);
+      Op *op = emit(OpKind::Reduce, {in}, Type{rt, false, false, {}}, call);
       op->opcode = n;
       op->attrs = {*axis};
       if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
@@ -165,8 +165,8 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
             ->result;
       return op->result;
     }
-    Value* in = n == "associative_scan" ? t : castTo(t, scanType(n, t->type.elem), call);
-    Op* op = emit(OpKind::Scan, {in}, in->type, call);
+    Value *in = n == "associative_scan" ? t : castTo(t, scanType(n, t->type.elem), call);
+    Op *op = emit(OpKind::Scan, {in}, in->type, call);
     op->opcode = n;
     op->attrs = {*flag};
     if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
@@ -179,8 +179,8 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
       error(call, "tl::" + n + " takes a seed and offsets");
       return nullptr;
     }
-    Value* seed = lowerExpr(call->getArg(0));
-    Value* offs = lowerExpr(call->getArg(1));
+    Value *seed = lowerExpr(call->getArg(0));
+    Value *offs = lowerExpr(call->getArg(1));
     if (!seed || !offs)
       return nullptr;
     if (seed->type.isTile() || !seed->type.elem.isInteger()) {
@@ -192,7 +192,7 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
       return nullptr;
     }
     ElemType rt = ElemType::known(n == "randint" ? ScalarKind::U32 : ScalarKind::F32);
-    Op* op = emit(OpKind::Random, {seed, offs}, Type{rt, false, false, offs->type.shape}, call);
+    Op *op = emit(OpKind::Random, {seed, offs}, Type{rt, false, false, offs->type.shape}, call);
     op->opcode = n;
     return op->result;
   }
@@ -205,21 +205,21 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
                       : "tl::" + n + " takes pointers, values and an optional mask");
       return nullptr;
     }
-    Value* ptrs = lowerExpr(call->getArg(0));
+    Value *ptrs = lowerExpr(call->getArg(0));
     if (!ptrs)
       return nullptr;
     if (!ptrs->type.pointer || ptrs->type.pointeeConst) {
       error(call->getArg(0), "tl::" + n + " needs pointers to non-const values");
       return nullptr;
     }
-    std::vector<Value*> ops = {ptrs};
+    std::vector<Value *> ops = {ptrs};
     for (unsigned i = 1; i < (cas ? 3u : 2u); ++i) {
-      Value* v = castTo(lowerExpr(call->getArg(i)), ptrs->type.elem, call->getArg(i));
+      Value *v = castTo(lowerExpr(call->getArg(i)), ptrs->type.elem, call->getArg(i));
       if (!v)
         return nullptr;
       if (v->type.isTile() && !sameShape(v->type.shape, ptrs->type.shape)) {
-        error(call->getArg(i), "value shape " + v->type.shapeStr() + " differs from " +
-                                   ptrs->type.shapeStr());
+        error(call->getArg(i),
+              "value shape " + v->type.shapeStr() + " differs from " + ptrs->type.shapeStr());
         return nullptr;
       }
       if (v->type.isScalar() && ptrs->type.isTile())
@@ -228,7 +228,7 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
       ops.push_back(v);
     }
     if (!cas && nargs == 3) {
-      Value* mask = lowerExpr(call->getArg(2));
+      Value *mask = lowerExpr(call->getArg(2));
       if (!mask)
         return nullptr;
       if (!mask->type.elem.is(ScalarKind::Bool)) {
@@ -237,7 +237,7 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
       }
       ops.push_back(mask);
     }
-    const ElemType& e = ptrs->type.elem;
+    const ElemType &e = ptrs->type.elem;
     bool ok = e.is(ScalarKind::I32) || e.is(ScalarKind::U32) || e.is(ScalarKind::I64) ||
               e.is(ScalarKind::U64) || e.is(ScalarKind::F32) ||
               (e.is(ScalarKind::F64) && (n == "atomic_add" || n == "atomic_xchg"));
@@ -245,7 +245,7 @@ Value* Lowerer::lowerTileOp(const CallExpr* call, const Callee& c) {
       error(call, "tl::" + n + " is not available for " + e.cuda() + " elements");
       return nullptr;
     }
-    Op* op = emit(OpKind::Atomic, ops, Type{e, false, false, ptrs->type.shape}, call);
+    Op *op = emit(OpKind::Atomic, ops, Type{e, false, false, ptrs->type.shape}, call);
     op->opcode = n.substr(7); // "add", "max", ...
     return op->result;
   }

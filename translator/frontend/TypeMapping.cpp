@@ -8,27 +8,36 @@ namespace tilec {
 
 using namespace clang;
 
-static std::optional<ScalarKind> builtinKind(const BuiltinType* b, ASTContext& ctx) {
+static std::optional<ScalarKind> builtinKind(const BuiltinType *b, ASTContext &ctx) {
   switch (b->getKind()) {
-  case BuiltinType::Bool: return ScalarKind::Bool;
-  case BuiltinType::Float: return ScalarKind::F32;
-  case BuiltinType::Double: return ScalarKind::F64;
-  default: break;
+  case BuiltinType::Bool:
+    return ScalarKind::Bool;
+  case BuiltinType::Float:
+    return ScalarKind::F32;
+  case BuiltinType::Double:
+    return ScalarKind::F64;
+  default:
+    break;
   }
   if (!b->isInteger())
     return std::nullopt;
   unsigned bits = ctx.getTypeSize(b);
   bool isSigned = b->isSignedInteger();
   switch (bits) {
-  case 8: return isSigned ? ScalarKind::I8 : ScalarKind::U8;
-  case 16: return isSigned ? ScalarKind::I16 : ScalarKind::U16;
-  case 32: return isSigned ? ScalarKind::I32 : ScalarKind::U32;
-  case 64: return isSigned ? ScalarKind::I64 : ScalarKind::U64;
-  default: return std::nullopt;
+  case 8:
+    return isSigned ? ScalarKind::I8 : ScalarKind::U8;
+  case 16:
+    return isSigned ? ScalarKind::I16 : ScalarKind::U16;
+  case 32:
+    return isSigned ? ScalarKind::I32 : ScalarKind::U32;
+  case 64:
+    return isSigned ? ScalarKind::I64 : ScalarKind::U64;
+  default:
+    return std::nullopt;
   }
 }
 
-const NamedDecl* Lowerer::templateParamDecl(const TemplateTypeParmType* t) const {
+const NamedDecl *Lowerer::templateParamDecl(const TemplateTypeParmType *t) const {
   if (t->getDecl())
     return t->getDecl();
   if (helperParams_ && t->getDepth() == 0 && t->getIndex() < helperParams_->size())
@@ -38,19 +47,19 @@ const NamedDecl* Lowerer::templateParamDecl(const TemplateTypeParmType* t) const
 
 std::optional<ElemType> Lowerer::mapElemType(QualType qt, SourceLocation loc) {
   // A template parameter of a helper being inlined: its deduced type.
-  if (auto* tt = qt->getAs<TemplateTypeParmType>())
-    if (auto* d = templateParamDecl(tt); d && typeBindings_.count(d))
+  if (auto *tt = qt->getAs<TemplateTypeParmType>())
+    if (auto *d = templateParamDecl(tt); d && typeBindings_.count(d))
       return typeBindings_[d];
   QualType t = qt.getCanonicalType().getUnqualifiedType();
-  if (auto* b = t->getAs<BuiltinType>())
+  if (auto *b = t->getAs<BuiltinType>())
     if (auto k = builtinKind(b, ctx_))
       return ElemType::known(*k);
-  if (auto* p = dyn_cast<TemplateTypeParmType>(t.getTypePtr())) {
+  if (auto *p = dyn_cast<TemplateTypeParmType>(t.getTypePtr())) {
     // Canonical parameter types have lost their names: find it by position.
     if (p->getDepth() == 0 && p->getIndex() < templateParamNames_.size())
       return ElemType::typeParam(templateParamNames_[p->getIndex()]);
   }
-  if (auto* rd = t->getAsCXXRecordDecl()) {
+  if (auto *rd = t->getAsCXXRecordDecl()) {
     std::string q = rd->getQualifiedNameAsString();
     if (q == "tl::half")
       return ElemType::known(ScalarKind::F16);
@@ -81,39 +90,44 @@ std::optional<Type> Lowerer::mapType(QualType qt, SourceLocation loc) {
   return t;
 }
 
-std::optional<SymExpr> Lowerer::evalSym(const Expr* e) {
+std::optional<SymExpr> Lowerer::evalSym(const Expr *e) {
   e = e->IgnoreParenImpCasts();
-  if (auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+  if (auto *sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
     return evalSym(sub->getReplacement());
   if (!e->isValueDependent()) {
     Expr::EvalResult r;
     if (e->EvaluateAsInt(r, ctx_))
       return SymExpr(r.Val.getInt().getExtValue());
   }
-  if (auto* ref = dyn_cast<DeclRefExpr>(e))
+  if (auto *ref = dyn_cast<DeclRefExpr>(e))
     if (isa<NonTypeTemplateParmDecl>(ref->getDecl())) {
       auto it = symBindings_.find(ref->getDecl());
       if (it != symBindings_.end())
         return it->second;
       return SymExpr::expr(ref->getDecl()->getName().str(), true);
     }
-  if (auto* bo = dyn_cast<BinaryOperator>(e)) {
+  if (auto *bo = dyn_cast<BinaryOperator>(e)) {
     auto a = evalSym(bo->getLHS()), b = evalSym(bo->getRHS());
     if (!a || !b)
       return std::nullopt;
     switch (bo->getOpcode()) {
-    case BO_Add: return *a + *b;
-    case BO_Sub: return *a - *b;
-    case BO_Mul: return *a * *b;
-    case BO_Div: return *a / *b;
-    default: break;
+    case BO_Add:
+      return *a + *b;
+    case BO_Sub:
+      return *a - *b;
+    case BO_Mul:
+      return *a * *b;
+    case BO_Div:
+      return *a / *b;
+    default:
+      break;
     }
   }
   return std::nullopt;
 }
 
-std::optional<SymExpr> Lowerer::templateArgSym(const TemplateArgumentLoc& a) {
-  const TemplateArgument& arg = a.getArgument();
+std::optional<SymExpr> Lowerer::templateArgSym(const TemplateArgumentLoc &a) {
+  const TemplateArgument &arg = a.getArgument();
   if (arg.getKind() == TemplateArgument::Integral)
     return SymExpr(arg.getAsIntegral().getExtValue());
   if (arg.getKind() == TemplateArgument::Expression)
@@ -123,7 +137,7 @@ std::optional<SymExpr> Lowerer::templateArgSym(const TemplateArgumentLoc& a) {
   return std::nullopt;
 }
 
-std::optional<ElemType> Lowerer::templateArgType(const TemplateArgumentLoc& a) {
+std::optional<ElemType> Lowerer::templateArgType(const TemplateArgumentLoc &a) {
   if (a.getArgument().getKind() != TemplateArgument::Type) {
     error(a.getLocation(), "expected an element type");
     return std::nullopt;

@@ -2,57 +2,86 @@
 
 namespace tilec {
 
-const char* opKindName(OpKind k) {
+const char *opKindName(OpKind k) {
   switch (k) {
-  case OpKind::Param: return "param";
-  case OpKind::Constant: return "constant";
-  case OpKind::ProgramId: return "program_id";
-  case OpKind::NumPrograms: return "num_programs";
-  case OpKind::Arange: return "arange";
-  case OpKind::Splat: return "splat";
-  case OpKind::Broadcast: return "broadcast";
-  case OpKind::Binary: return "binary";
-  case OpKind::Unary: return "unary";
-  case OpKind::Ternary: return "ternary";
-  case OpKind::Select: return "select";
-  case OpKind::Cast: return "cast";
-  case OpKind::Bitcast: return "bitcast";
-  case OpKind::AddPtr: return "addptr";
-  case OpKind::Load: return "load";
-  case OpKind::Store: return "store";
-  case OpKind::Hint: return "hint";
-  case OpKind::ExpandDims: return "expand_dims";
-  case OpKind::ConvertLayout: return "convert_layout";
-  case OpKind::Trans: return "trans";
-  case OpKind::Reshape: return "reshape";
-  case OpKind::Reduce: return "reduce";
-  case OpKind::Scan: return "scan";
-  case OpKind::Random: return "random";
-  case OpKind::Atomic: return "atomic";
-  case OpKind::For: return "for";
-  case OpKind::If: return "if";
-  case OpKind::While: return "while";
-  case OpKind::Return: return "return";
+  case OpKind::Param:
+    return "param";
+  case OpKind::Constant:
+    return "constant";
+  case OpKind::ProgramId:
+    return "program_id";
+  case OpKind::NumPrograms:
+    return "num_programs";
+  case OpKind::Arange:
+    return "arange";
+  case OpKind::Splat:
+    return "splat";
+  case OpKind::Broadcast:
+    return "broadcast";
+  case OpKind::Binary:
+    return "binary";
+  case OpKind::Unary:
+    return "unary";
+  case OpKind::Ternary:
+    return "ternary";
+  case OpKind::Select:
+    return "select";
+  case OpKind::Cast:
+    return "cast";
+  case OpKind::Bitcast:
+    return "bitcast";
+  case OpKind::AddPtr:
+    return "addptr";
+  case OpKind::Load:
+    return "load";
+  case OpKind::Store:
+    return "store";
+  case OpKind::Hint:
+    return "hint";
+  case OpKind::ExpandDims:
+    return "expand_dims";
+  case OpKind::ConvertLayout:
+    return "convert_layout";
+  case OpKind::Trans:
+    return "trans";
+  case OpKind::Reshape:
+    return "reshape";
+  case OpKind::Reduce:
+    return "reduce";
+  case OpKind::Scan:
+    return "scan";
+  case OpKind::Random:
+    return "random";
+  case OpKind::Atomic:
+    return "atomic";
+  case OpKind::For:
+    return "for";
+  case OpKind::If:
+    return "if";
+  case OpKind::While:
+    return "while";
+  case OpKind::Return:
+    return "return";
   }
   return "?";
 }
 
-Value* Kernel::newValue(Type t, std::string name) {
+Value *Kernel::newValue(Type t, std::string name) {
   values.push_back(std::make_unique<Value>());
-  Value* v = values.back().get();
+  Value *v = values.back().get();
   v->id = int(values.size()) - 1;
   v->type = std::move(t);
   v->name = std::move(name);
   return v;
 }
 
-Op* Kernel::append(OpKind kind, std::vector<Value*> operands, Type resultType, bool hasResult) {
-  Region& r = current();
+Op *Kernel::append(OpKind kind, std::vector<Value *> operands, Type resultType, bool hasResult) {
+  Region &r = current();
   r.ops.push_back(std::make_unique<Op>());
-  Op* op = r.ops.back().get();
+  Op *op = r.ops.back().get();
   op->kind = kind;
   op->operands = std::move(operands);
-  for (Value* v : op->operands)
+  for (Value *v : op->operands)
     v->uses++;
   if (hasResult) {
     op->result = newValue(std::move(resultType));
@@ -61,20 +90,20 @@ Op* Kernel::append(OpKind kind, std::vector<Value*> operands, Type resultType, b
   return op;
 }
 
-static bool insertInto(Region& r, Op* user, std::unique_ptr<Op>& op) {
+static bool insertInto(Region &r, Op *user, std::unique_ptr<Op> &op) {
   for (size_t i = 0; i < r.ops.size(); ++i) {
     if (r.ops[i].get() == user) {
       r.ops.insert(r.ops.begin() + long(i), std::move(op));
       return true;
     }
-    for (auto& sub : r.ops[i]->regions)
+    for (auto &sub : r.ops[i]->regions)
       if (insertInto(*sub, user, op))
         return true;
   }
   return false;
 }
 
-Value* Kernel::convertBefore(Op* user, Value* v, int layout) {
+Value *Kernel::convertBefore(Op *user, Value *v, int layout) {
   auto op = std::make_unique<Op>();
   op->kind = OpKind::ConvertLayout;
   op->operands = {v};
@@ -85,10 +114,10 @@ Value* Kernel::convertBefore(Op* user, Value* v, int layout) {
   op->result->layout = layout;
   op->result->info = v->info;
   op->result->uses = 1;
-  Value* out = op->result;
+  Value *out = op->result;
   if (!insertInto(body, user, op))
     return v;
-  for (Value*& operand : user->operands)
+  for (Value *&operand : user->operands)
     if (operand == v) {
       operand = out;
       break;

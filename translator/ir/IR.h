@@ -18,40 +18,40 @@
 namespace tilec {
 
 enum class OpKind {
-  Param,       // a kernel argument
-  Constant,    // a literal or template parameter; attr[0] is its value
-  ProgramId,   // tl::program_id(axis); axis in `axis`
-  NumPrograms, // tl::num_programs(axis)
-  Arange,      // tl::arange<attr[0], attr[1]>()
-  Splat,       // broadcast a scalar to a tile (tl::full, implicit broadcasts)
-  Broadcast,   // a size-1 tile to a larger shape
-  Binary,      // `opcode` is a C++ operator or a two-operand function (maximum, cdiv, ...)
-  Unary,       // `opcode` is a C++ prefix operator or a one-operand function (exp, abs, ...)
-  Ternary,     // fma, clamp
-  Select,      // tl::where / ?:
-  Cast,        // tl::cast<T>; the result type is the target
-  Bitcast,     // tl::bitcast<T>
-  AddPtr,      // pointer (scalar or tile) + offsets
-  Load,        // operands: ptrs [, mask [, other]]
-  Store,       // operands: ptrs, value [, mask]
-  Hint,        // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
-  ExpandDims,  // rank-1 [N] -> rank-2 with a 1 inserted at attr[0]
+  Param,         // a kernel argument
+  Constant,      // a literal or template parameter; attr[0] is its value
+  ProgramId,     // tl::program_id(axis); axis in `axis`
+  NumPrograms,   // tl::num_programs(axis)
+  Arange,        // tl::arange<attr[0], attr[1]>()
+  Splat,         // broadcast a scalar to a tile (tl::full, implicit broadcasts)
+  Broadcast,     // a size-1 tile to a larger shape
+  Binary,        // `opcode` is a C++ operator or a two-operand function (maximum, cdiv, ...)
+  Unary,         // `opcode` is a C++ prefix operator or a one-operand function (exp, abs, ...)
+  Ternary,       // fma, clamp
+  Select,        // tl::where / ?:
+  Cast,          // tl::cast<T>; the result type is the target
+  Bitcast,       // tl::bitcast<T>
+  AddPtr,        // pointer (scalar or tile) + offsets
+  Load,          // operands: ptrs [, mask [, other]]
+  Store,         // operands: ptrs, value [, mask]
+  Hint,          // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
+  ExpandDims,    // rank-1 [N] -> rank-2 with a 1 inserted at attr[0]
   ConvertLayout, // the same rank-1 tile in another layout (through shared memory)
-  Trans,       // rank-2 transpose (through shared memory)
-  Reshape,     // same elements in row-major order, another shape (through shared memory)
-  Reduce,      // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
-  Scan,        // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse
-  Random,      // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
-  Atomic,      // `opcode` add/max/min/xchg/cas; operands: ptrs, [cmp,] value [, mask]
-  For,         // operands: lower, upper, step, carried inits; region 0 args: induction var,
-               // carried values; `opcode` the comparison ("<", ">", ...)
-  If,          // operands: condition, carried inits; regions: then, else
-  While,       // operands: carried inits; regions: condition (args: carried, yields the bool),
-               // body (args: carried, yields them)
-  Return,      // leave the kernel
+  Trans,         // rank-2 transpose (through shared memory)
+  Reshape,       // same elements in row-major order, another shape (through shared memory)
+  Reduce,        // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
+  Scan,          // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse
+  Random,        // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
+  Atomic,        // `opcode` add/max/min/xchg/cas; operands: ptrs, [cmp,] value [, mask]
+  For,           // operands: lower, upper, step, carried inits; region 0 args: induction var,
+                 // carried values; `opcode` the comparison ("<", ">", ...)
+  If,            // operands: condition, carried inits; regions: then, else
+  While,         // operands: carried inits; regions: condition (args: carried, yields the bool),
+                 // body (args: carried, yields them)
+  Return,        // leave the kernel
 };
 
-const char* opKindName(OpKind k);
+const char *opKindName(OpKind k);
 
 /// What the contiguity/divisibility analysis knows about an integer or pointer value,
 /// along the (single, for now) tile dimension; in elements, except `divisibility` of a
@@ -68,9 +68,9 @@ struct Region;
 struct Value {
   int id = 0;
   Type type;
-  std::string name; // the C++ variable it was bound to, or empty
-  Op* def = nullptr;    // null for region arguments
-  Op* argOf = nullptr;  // the For/If whose region defines this argument
+  std::string name;    // the C++ variable it was bound to, or empty
+  Op *def = nullptr;   // null for region arguments
+  Op *argOf = nullptr; // the For/If whose region defines this argument
   int uses = 0;
   AxisInfo info;
   int layout = -1; // index into Kernel::layouts for tiles
@@ -80,25 +80,25 @@ struct Value {
 /// values) and the values of the carried variables at its end.
 struct Region {
   std::vector<std::unique_ptr<Op>> ops;
-  std::vector<Value*> args;
-  std::vector<Value*> yields;
+  std::vector<Value *> args;
+  std::vector<Value *> yields;
 };
 
 struct Op {
   OpKind kind;
   std::string opcode; // for Binary/Unary/Ternary/Hint
-  std::vector<Value*> operands;
-  Value* result = nullptr; // null for Store, For, If, Return
-  std::vector<Value*> results; // For / If: the carried variables after the op
+  std::vector<Value *> operands;
+  Value *result = nullptr;      // null for Store, For, If, Return
+  std::vector<Value *> results; // For / If: the carried variables after the op
   std::vector<std::unique_ptr<Region>> regions;
   std::vector<std::string> carriedNames; // For / If: the C++ variables carried
-  bool unrolled = false;  // For over tl::static_range
-  std::string constexprCond; // If: `if constexpr` on this compile-time condition
+  bool unrolled = false;                 // For over tl::static_range
+  std::string constexprCond;             // If: `if constexpr` on this compile-time condition
   std::vector<SymExpr> attrs;
   int axis = 0;
   clang::SourceLocation loc;
-  unsigned line = 0;    // presumed line in the input file
-  std::string srcText;  // the C++ expression this op came from (for comments)
+  unsigned line = 0;   // presumed line in the input file
+  std::string srcText; // the C++ expression this op came from (for comments)
   // Memory ops (set by layout assignment): elements per vector access and whether the mask
   // is constant over each access.
   SymExpr accessWidth = 1;
@@ -135,31 +135,31 @@ struct Kernel {
   std::vector<TemplateParam> templateParams;
   std::vector<KernelParam> params;
   std::vector<std::unique_ptr<Value>> values;
-  Region body;                    // the kernel's ops, in program order
-  std::vector<Region*> insertion; // where append() adds ops (innermost last)
+  Region body;                     // the kernel's ops, in program order
+  std::vector<Region *> insertion; // where append() adds ops (innermost last)
   std::vector<Layout> layouts;
 
-  Value* newValue(Type t, std::string name = "");
-  Op* append(OpKind kind, std::vector<Value*> operands, Type resultType, bool hasResult = true);
-  Region& current() { return insertion.empty() ? body : *insertion.back(); }
+  Value *newValue(Type t, std::string name = "");
+  Op *append(OpKind kind, std::vector<Value *> operands, Type resultType, bool hasResult = true);
+  Region &current() { return insertion.empty() ? body : *insertion.back(); }
   /// Inserts a ConvertLayout of `v` right before `user` and makes `user` read it instead.
-  Value* convertBefore(Op* user, Value* v, int layout);
+  Value *convertBefore(Op *user, Value *v, int layout);
 };
 
 /// Visits every op in program order, nested regions right after their op.
-template <class Fn> void walkRegion(const Region& r, Fn&& fn) {
-  for (auto& op : r.ops) {
+template <class Fn> void walkRegion(const Region &r, Fn &&fn) {
+  for (auto &op : r.ops) {
     fn(*op);
-    for (auto& sub : op->regions)
+    for (auto &sub : op->regions)
       walkRegion(*sub, fn);
   }
 }
-template <class Fn> void walk(const Kernel& k, Fn&& fn) { walkRegion(k.body, fn); }
+template <class Fn> void walk(const Kernel &k, Fn &&fn) { walkRegion(k.body, fn); }
 
 /// Prints the IR in a stable textual form (for --dump-after and tests).
-std::string printKernel(const Kernel& k);
+std::string printKernel(const Kernel &k);
 
 /// Checks structural invariants; returns an empty string or a description of the problem.
-std::string verifyKernel(const Kernel& k);
+std::string verifyKernel(const Kernel &k);
 
 } // namespace tilec

@@ -6,24 +6,24 @@
 
 namespace tilec {
 
-static std::string ref(const Value* v) {
+static std::string ref(const Value *v) {
   return "%" + std::to_string(v->id) + (v->name.empty() ? "" : ":" + v->name);
 }
 
-static bool hasIntInfo(const Value* v) {
+static bool hasIntInfo(const Value *v) {
   return v->type.pointer || v->type.elem.isInteger() || v->type.elem.is(ScalarKind::Bool);
 }
 
-static void printOp(std::ostringstream& os, const Op& op, const std::string& indent);
+static void printOp(std::ostringstream &os, const Op &op, const std::string &indent);
 
-static void printRegion(std::ostringstream& os, const Region& r, const std::string& indent) {
+static void printRegion(std::ostringstream &os, const Region &r, const std::string &indent) {
   if (!r.args.empty()) {
     os << indent << "^(";
     for (size_t i = 0; i < r.args.size(); ++i)
       os << (i ? ", " : "") << ref(r.args[i]) << " : " << r.args[i]->type.str();
     os << ")\n";
   }
-  for (auto& op : r.ops)
+  for (auto &op : r.ops)
     printOp(os, *op, indent);
   if (!r.yields.empty()) {
     os << indent << "yield";
@@ -33,7 +33,7 @@ static void printRegion(std::ostringstream& os, const Region& r, const std::stri
   }
 }
 
-static void printOp(std::ostringstream& os, const Op& op, const std::string& indent) {
+static void printOp(std::ostringstream &os, const Op &op, const std::string &indent) {
   os << indent;
   if (op.result)
     os << ref(op.result) << " = ";
@@ -50,7 +50,7 @@ static void printOp(std::ostringstream& os, const Op& op, const std::string& ind
     os << " axis=" << op.axis;
   for (size_t i = 0; i < op.operands.size(); ++i)
     os << (i ? ", " : " ") << ref(op.operands[i]);
-  for (auto& a : op.attrs)
+  for (auto &a : op.attrs)
     os << " [" << a.str() << "]";
   if (op.result)
     os << " : " << op.result->type.str();
@@ -71,14 +71,14 @@ static void printOp(std::ostringstream& os, const Op& op, const std::string& ind
     os << indent << "}\n";
 }
 
-std::string printKernel(const Kernel& k) {
+std::string printKernel(const Kernel &k) {
   std::ostringstream os;
   os << "kernel @" << k.name << "<";
   for (size_t i = 0; i < k.templateParams.size(); ++i)
     os << (i ? ", " : "") << k.templateParams[i].cppType << " " << k.templateParams[i].name;
   os << ">\n";
   for (size_t i = 0; i < k.layouts.size(); ++i) {
-    const Layout& l = k.layouts[i];
+    const Layout &l = k.layouts[i];
     if (l.kind == Layout::Kind::Slice)
       os << "  layout #" << i << " slice #" << l.parent << " dim=" << l.dim << "\n";
     else
@@ -89,17 +89,16 @@ std::string printKernel(const Kernel& k) {
   return os.str();
 }
 
-std::string verifyKernel(const Kernel& k) {
+std::string verifyKernel(const Kernel &k) {
   std::string err;
-  walk(k, [&](const Op& op) {
+  walk(k, [&](const Op &op) {
     if (!err.empty())
       return;
-    for (Value* v : op.operands)
+    for (Value *v : op.operands)
       if (!v)
         err = std::string("null operand in ") + opKindName(op.kind);
-    bool noResult = op.kind == OpKind::Store || op.kind == OpKind::For ||
-                    op.kind == OpKind::If || op.kind == OpKind::While ||
-                    op.kind == OpKind::Return;
+    bool noResult = op.kind == OpKind::Store || op.kind == OpKind::For || op.kind == OpKind::If ||
+                    op.kind == OpKind::While || op.kind == OpKind::Return;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -107,7 +106,7 @@ std::string verifyKernel(const Kernel& k) {
     if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !op.operands[0]->type.pointer)
       err = std::string(opKindName(op.kind)) + " of a non-pointer";
     bool controlFlow = op.kind == OpKind::For || op.kind == OpKind::If;
-    for (auto& r : op.regions)
+    for (auto &r : op.regions)
       if ((controlFlow || (op.kind == OpKind::While && r != op.regions[0])) &&
           r->yields.size() != op.results.size())
         err = std::string(opKindName(op.kind)) + " yields " + std::to_string(r->yields.size()) +

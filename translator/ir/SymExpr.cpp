@@ -14,7 +14,7 @@ SymExpr SymExpr::expr(std::string text, bool atomic) {
   return e;
 }
 
-SymExpr symCall(const char* fn, const SymExpr& a, const SymExpr& b) {
+SymExpr symCall(const char *fn, const SymExpr &a, const SymExpr &b) {
   SymExpr e = SymExpr::expr(std::string(fn) + "(" + a.str() + ", " + b.str() + ")", true);
   e.fn_ = fn;
   e.lhs_ = std::make_shared<SymExpr>(a);
@@ -22,7 +22,7 @@ SymExpr symCall(const char* fn, const SymExpr& a, const SymExpr& b) {
   return e;
 }
 
-SymExpr symSelect(const std::string& cond, const SymExpr& a, const SymExpr& b) {
+SymExpr symSelect(const std::string &cond, const SymExpr &a, const SymExpr &b) {
   if (a.sameAs(b))
     return a;
   SymExpr e = SymExpr::expr("(" + cond + " ? " + a.str() + " : " + b.str() + ")", true);
@@ -35,14 +35,14 @@ SymExpr symSelect(const std::string& cond, const SymExpr& a, const SymExpr& b) {
 
 namespace {
 
-using Fold = std::function<SymExpr(const SymExpr&, const SymExpr&)>;
+using Fold = std::function<SymExpr(const SymExpr &, const SymExpr &)>;
 
 /// Pushes `op` into the branches of a select when the other side is a constant or a select
 /// on the same condition: gcd((c ? 16 : 4), 16) -> (c ? 16 : 4).
-bool distribute(const SymExpr& a, const SymExpr& b, const Fold& op, SymExpr& out) {
+bool distribute(const SymExpr &a, const SymExpr &b, const Fold &op, SymExpr &out) {
   if (a.fn() == "?:" && (b.isConst() || (b.fn() == "?:" && b.cond() == a.cond()))) {
-    const SymExpr& bt = b.isConst() ? b : *b.lhs();
-    const SymExpr& bf = b.isConst() ? b : *b.rhs();
+    const SymExpr &bt = b.isConst() ? b : *b.lhs();
+    const SymExpr &bf = b.isConst() ? b : *b.rhs();
     out = symSelect(a.cond(), op(*a.lhs(), bt), op(*a.rhs(), bf));
     return true;
   }
@@ -54,18 +54,18 @@ bool distribute(const SymExpr& a, const SymExpr& b, const Fold& op, SymExpr& out
 }
 
 /// op(op(p, q), r) with r one of p, q is op(p, q) for idempotent op (min, max, gcd).
-bool absorbs(const SymExpr& call, const SymExpr& other, const char* fn) {
+bool absorbs(const SymExpr &call, const SymExpr &other, const char *fn) {
   return call.fn() == fn && (call.lhs()->sameAs(other) || call.rhs()->sameAs(other));
 }
 
 // True when `a` is tilec::gcd(b, ...) or tilec::gcd(..., b): then a <= b.
-bool isGcdOf(const SymExpr& a, const SymExpr& b) {
+bool isGcdOf(const SymExpr &a, const SymExpr &b) {
   return a.fn() == "tilec::gcd" && (a.lhs()->sameAs(b) || a.rhs()->sameAs(b));
 }
 
 } // namespace
 
-SymExpr operator+(const SymExpr& a, const SymExpr& b) {
+SymExpr operator+(const SymExpr &a, const SymExpr &b) {
   if (a.isConst() && b.isConst())
     return SymExpr(a.value() + b.value());
   if (a.isConst(0))
@@ -75,7 +75,7 @@ SymExpr operator+(const SymExpr& a, const SymExpr& b) {
   return SymExpr::expr(a.str() + " + " + b.str(), false);
 }
 
-SymExpr operator-(const SymExpr& a, const SymExpr& b) {
+SymExpr operator-(const SymExpr &a, const SymExpr &b) {
   if (a.isConst() && b.isConst())
     return SymExpr(a.value() - b.value());
   if (b.isConst(0))
@@ -83,7 +83,7 @@ SymExpr operator-(const SymExpr& a, const SymExpr& b) {
   return SymExpr::expr(a.str() + " - " + b.operand(), false);
 }
 
-SymExpr operator*(const SymExpr& a, const SymExpr& b) {
+SymExpr operator*(const SymExpr &a, const SymExpr &b) {
   if (a.isConst() && b.isConst())
     return SymExpr(std::min(a.value() * b.value(), SymExpr::kUnbounded));
   if (a.isConst(1))
@@ -91,27 +91,28 @@ SymExpr operator*(const SymExpr& a, const SymExpr& b) {
   if (b.isConst(1))
     return a;
   SymExpr out;
-  if (distribute(a, b, [](const SymExpr& x, const SymExpr& y) { return x * y; }, out))
+  if (distribute(a, b, [](const SymExpr &x, const SymExpr &y) { return x * y; }, out))
     return out;
   return SymExpr::expr(a.operand() + " * " + b.operand(), false);
 }
 
-SymExpr operator/(const SymExpr& a, const SymExpr& b) {
+SymExpr operator/(const SymExpr &a, const SymExpr &b) {
   if (a.isConst() && b.isConst() && b.value() != 0)
     return SymExpr(a.value() / b.value());
   if (b.isConst(1))
     return a;
   SymExpr out;
   if (b.isConst() &&
-      distribute(a, b, [](const SymExpr& x, const SymExpr& y) { return x / y; }, out))
+      distribute(a, b, [](const SymExpr &x, const SymExpr &y) { return x / y; }, out))
     return out;
   return SymExpr::expr(a.operand() + " / " + b.operand(), false);
 }
 
-SymExpr symMin(const SymExpr& a, const SymExpr& b) {
+SymExpr symMin(const SymExpr &a, const SymExpr &b) {
   if (a.isConst() && b.isConst())
     return SymExpr(std::min(a.value(), b.value()));
-  if (a.sameAs(b) || b.isConst(SymExpr::kUnbounded) || isGcdOf(a, b) || absorbs(a, b, "tilec::cmin"))
+  if (a.sameAs(b) || b.isConst(SymExpr::kUnbounded) || isGcdOf(a, b) ||
+      absorbs(a, b, "tilec::cmin"))
     return a;
   if (a.isConst(SymExpr::kUnbounded) || isGcdOf(b, a) || absorbs(b, a, "tilec::cmin"))
     return b;
@@ -124,7 +125,7 @@ SymExpr symMin(const SymExpr& a, const SymExpr& b) {
   return symCall("tilec::cmin", a, b);
 }
 
-SymExpr symMax(const SymExpr& a, const SymExpr& b) {
+SymExpr symMax(const SymExpr &a, const SymExpr &b) {
   if (a.isConst() && b.isConst())
     return SymExpr(std::max(a.value(), b.value()));
   if (a.sameAs(b) || b.isConst(1) || absorbs(a, b, "tilec::cmax"))
@@ -137,7 +138,7 @@ SymExpr symMax(const SymExpr& a, const SymExpr& b) {
   return symCall("tilec::cmax", a, b);
 }
 
-SymExpr symGcd(const SymExpr& a, const SymExpr& b) {
+SymExpr symGcd(const SymExpr &a, const SymExpr &b) {
   if (a.isConst() && b.isConst())
     return SymExpr(std::gcd(a.value(), b.value()));
   if (a.sameAs(b) || b.isConst(SymExpr::kUnbounded) || absorbs(a, b, "tilec::gcd"))
@@ -157,7 +158,7 @@ SymExpr symGcd(const SymExpr& a, const SymExpr& b) {
   return symCall("tilec::gcd", a, b);
 }
 
-SymExpr symPow2Factor(const SymExpr& a) {
+SymExpr symPow2Factor(const SymExpr &a) {
   if (a.isConst()) {
     int64_t v = a.value() < 0 ? -a.value() : a.value();
     if (v == 0)

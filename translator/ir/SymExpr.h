@@ -27,23 +27,23 @@ public:
   int64_t value() const { return value_; }
   bool isConst(int64_t c) const { return isConst_ && value_ == c; }
   /// The C++ spelling; `kUnbounded` prints as its number.
-  const std::string& str() const { return text_; }
+  const std::string &str() const { return text_; }
   /// Parenthesized when the expression is not a single token or call.
   std::string operand() const { return atomic_ || isConst_ ? text_ : "(" + text_ + ")"; }
-  bool sameAs(const SymExpr& o) const { return text_ == o.text_; }
+  bool sameAs(const SymExpr &o) const { return text_ == o.text_; }
 
   // Structure kept for folding: `fn(lhs, rhs)` calls and `cond ? lhs : rhs` selects.
-  const std::string& fn() const { return fn_; }       // "tilec::cmin", ..., "?:" or ""
-  const std::string& cond() const { return cond_; }   // selects only
-  const SymExpr* lhs() const { return lhs_.get(); }
-  const SymExpr* rhs() const { return rhs_.get(); }
+  const std::string &fn() const { return fn_; }     // "tilec::cmin", ..., "?:" or ""
+  const std::string &cond() const { return cond_; } // selects only
+  const SymExpr *lhs() const { return lhs_.get(); }
+  const SymExpr *rhs() const { return rhs_.get(); }
 
-  friend SymExpr operator+(const SymExpr& a, const SymExpr& b);
-  friend SymExpr operator-(const SymExpr& a, const SymExpr& b);
-  friend SymExpr operator*(const SymExpr& a, const SymExpr& b);
-  friend SymExpr operator/(const SymExpr& a, const SymExpr& b);
-  friend SymExpr symCall(const char* fn, const SymExpr& a, const SymExpr& b);
-  friend SymExpr symSelect(const std::string& cond, const SymExpr& a, const SymExpr& b);
+  friend SymExpr operator+(const SymExpr &a, const SymExpr &b);
+  friend SymExpr operator-(const SymExpr &a, const SymExpr &b);
+  friend SymExpr operator*(const SymExpr &a, const SymExpr &b);
+  friend SymExpr operator/(const SymExpr &a, const SymExpr &b);
+  friend SymExpr symCall(const char *fn, const SymExpr &a, const SymExpr &b);
+  friend SymExpr symSelect(const std::string &cond, const SymExpr &a, const SymExpr &b);
 
 private:
   bool isConst_ = true;
@@ -55,12 +55,12 @@ private:
 };
 
 /// Folding helpers; all operands are positive powers of two or products of them.
-SymExpr symMin(const SymExpr& a, const SymExpr& b);
-SymExpr symMax(const SymExpr& a, const SymExpr& b);
-SymExpr symGcd(const SymExpr& a, const SymExpr& b);
+SymExpr symMin(const SymExpr &a, const SymExpr &b);
+SymExpr symMax(const SymExpr &a, const SymExpr &b);
+SymExpr symGcd(const SymExpr &a, const SymExpr &b);
 /// The largest power of two dividing `a` (kUnbounded for 0).
-SymExpr symPow2Factor(const SymExpr& a);
+SymExpr symPow2Factor(const SymExpr &a);
 /// `cond ? a : b` where `cond` is a constexpr bool expression.
-SymExpr symSelect(const std::string& cond, const SymExpr& a, const SymExpr& b);
+SymExpr symSelect(const std::string &cond, const SymExpr &a, const SymExpr &b);
 
 } // namespace tilec

@@ -58,19 +58,32 @@ std::string ElemType::cuda() const {
     break;
   }
   switch (kind) {
-  case ScalarKind::Bool: return "bool";
-  case ScalarKind::I8: return "int8_t";
-  case ScalarKind::U8: return "uint8_t";
-  case ScalarKind::I16: return "int16_t";
-  case ScalarKind::U16: return "uint16_t";
-  case ScalarKind::I32: return "int";
-  case ScalarKind::U32: return "unsigned";
-  case ScalarKind::I64: return "int64_t";
-  case ScalarKind::U64: return "uint64_t";
-  case ScalarKind::F16: return "tl::half";
-  case ScalarKind::BF16: return "tl::bfloat16";
-  case ScalarKind::F32: return "float";
-  case ScalarKind::F64: return "double";
+  case ScalarKind::Bool:
+    return "bool";
+  case ScalarKind::I8:
+    return "int8_t";
+  case ScalarKind::U8:
+    return "uint8_t";
+  case ScalarKind::I16:
+    return "int16_t";
+  case ScalarKind::U16:
+    return "uint16_t";
+  case ScalarKind::I32:
+    return "int";
+  case ScalarKind::U32:
+    return "unsigned";
+  case ScalarKind::I64:
+    return "int64_t";
+  case ScalarKind::U64:
+    return "uint64_t";
+  case ScalarKind::F16:
+    return "tl::half";
+  case ScalarKind::BF16:
+    return "tl::bfloat16";
+  case ScalarKind::F32:
+    return "float";
+  case ScalarKind::F64:
+    return "double";
   }
   return "?";
 }
@@ -80,7 +93,7 @@ std::string ElemType::sizeofExpr() const {
   return b ? std::to_string(b / 8) : "sizeof(" + cuda() + ")";
 }
 
-static ElemType promoteWithParam(const ElemType& a, const ElemType& b) {
+static ElemType promoteWithParam(const ElemType &a, const ElemType &b) {
   if (a == b)
     return a;
   ElemType t;
@@ -105,7 +118,7 @@ static int floatRank(ScalarKind k) {
   }
 }
 
-ElemType promoteTiles(const ElemType& a, const ElemType& b) {
+ElemType promoteTiles(const ElemType &a, const ElemType &b) {
   if (!a.isKnown() || !b.isKnown())
     return promoteWithParam(a, b);
   if (a.kind == b.kind)
@@ -132,7 +145,7 @@ ElemType promoteTiles(const ElemType& a, const ElemType& b) {
   return a.isSigned() ? b : a; // same width: unsigned wins
 }
 
-ElemType promoteScalars(const ElemType& a, const ElemType& b) {
+ElemType promoteScalars(const ElemType &a, const ElemType &b) {
   if (!a.isKnown() || !b.isKnown())
     return promoteWithParam(a, b);
   // C++: integers narrower than int become int first.
@@ -147,7 +160,7 @@ ElemType promoteScalars(const ElemType& a, const ElemType& b) {
   return promoteTiles(widen(a), widen(b));
 }
 
-ElemType promoteTileScalar(const ElemType& tile, const ElemType& scalar) {
+ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar) {
   if (tile.isKnown() && scalar.isKnown()) {
     if (!tile.isFloat() && scalar.isFloat())
       return scalar; // int tile * 0.5f -> float tile, as in Triton
@@ -174,12 +187,12 @@ std::string Type::str() const {
   if (isScalar())
     return cudaElem();
   std::string s = "tile<" + cudaElem();
-  for (auto& d : shape)
+  for (auto &d : shape)
     s += ", " + d.str();
   return s + ">";
 }
 
-bool sameShape(const std::vector<SymExpr>& a, const std::vector<SymExpr>& b) {
+bool sameShape(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
   if (a.size() != b.size())
     return false;
   for (size_t i = 0; i < a.size(); ++i)

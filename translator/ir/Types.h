@@ -20,7 +20,7 @@ struct ElemType {
   enum class Form { Known, Param, Promote };
   Form form = Form::Known;
   ScalarKind kind = ScalarKind::I32;
-  std::string param;                 // Param: the template parameter's name
+  std::string param;                  // Param: the template parameter's name
   std::shared_ptr<ElemType> lhs, rhs; // Promote: operands
 
   static ElemType known(ScalarKind k) {
@@ -39,18 +39,18 @@ struct ElemType {
   bool isFloat() const; // false for unknown (parameter) types
   bool isInteger() const;
   bool isSigned() const;
-  int bits() const;        // 0 when unknown
-  std::string cuda() const; // the C++/CUDA spelling
+  int bits() const;               // 0 when unknown
+  std::string cuda() const;       // the C++/CUDA spelling
   std::string sizeofExpr() const; // "4" or "sizeof(T)"
-  bool operator==(const ElemType& o) const { return cuda() == o.cuda(); }
+  bool operator==(const ElemType &o) const { return cuda() == o.cuda(); }
 };
 
 /// Triton's promotion of two tile element types (both tiles).
-ElemType promoteTiles(const ElemType& a, const ElemType& b);
+ElemType promoteTiles(const ElemType &a, const ElemType &b);
 /// C++'s usual arithmetic conversions for two scalars.
-ElemType promoteScalars(const ElemType& a, const ElemType& b);
+ElemType promoteScalars(const ElemType &a, const ElemType &b);
 /// A tile combined with a scalar: the tile's type, except int tile with float scalar.
-ElemType promoteTileScalar(const ElemType& tile, const ElemType& scalar);
+ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar);
 
 struct Type {
   ElemType elem;
@@ -66,6 +66,6 @@ struct Type {
   std::string cudaElem() const;
 };
 
-bool sameShape(const std::vector<SymExpr>& a, const std::vector<SymExpr>& b);
+bool sameShape(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b);
 
 } // namespace tilec

@@ -6,18 +6,18 @@
 
 namespace tilec {
 
-static std::string envOr(const char* var, const char* fallback) {
-  const char* v = std::getenv(var);
+static std::string envOr(const char *var, const char *fallback) {
+  const char *v = std::getenv(var);
   return v && *v ? v : fallback;
 }
 
-std::string nvrtcCheck(const std::string& cuda, const std::string& sourceName,
-                       const std::string& arch, const std::vector<std::string>& nameExpressions) {
+std::string nvrtcCheck(const std::string &cuda, const std::string &sourceName,
+                       const std::string &arch, const std::vector<std::string> &nameExpressions) {
   nvrtcProgram prog;
   if (nvrtcCreateProgram(&prog, cuda.c_str(), sourceName.c_str(), 0, nullptr, nullptr) !=
       NVRTC_SUCCESS)
     return "nvrtcCreateProgram failed";
-  for (auto& n : nameExpressions)
+  for (auto &n : nameExpressions)
     nvrtcAddNameExpression(prog, n.c_str());
   std::string cudaInclude = envOr("TILEC_CUDA_INCLUDE_DIR", TILEC_CUDA_INCLUDE_DIR);
   std::vector<std::string> opts = {
@@ -27,8 +27,8 @@ std::string nvrtcCheck(const std::string& cuda, const std::string& sourceName,
       "-I" + cudaInclude,
       "-I" + cudaInclude + "/cccl",
   };
-  std::vector<const char*> argv;
-  for (auto& o : opts)
+  std::vector<const char *> argv;
+  for (auto &o : opts)
     argv.push_back(o.c_str());
   nvrtcResult r = nvrtcCompileProgram(prog, int(argv.size()), argv.data());
   std::string log;

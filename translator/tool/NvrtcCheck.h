@@ -8,7 +8,7 @@
 namespace tilec {
 
 /// Returns "" on success, else the NVRTC log.
-std::string nvrtcCheck(const std::string& cuda, const std::string& sourceName,
-                       const std::string& arch, const std::vector<std::string>& nameExpressions);
+std::string nvrtcCheck(const std::string &cuda, const std::string &sourceName,
+                       const std::string &arch, const std::vector<std::string> &nameExpressions);
 
 } // namespace tilec

@@ -23,7 +23,7 @@ using namespace clang;
 
 namespace {
 
-bool writeFile(const fs::path& path, const std::string& text) {
+bool writeFile(const fs::path &path, const std::string &text) {
   // Write to a temporary name, then rename, so a failed run never leaves half a file.
   fs::path tmp = path;
   tmp += ".tmp";
@@ -38,13 +38,13 @@ bool writeFile(const fs::path& path, const std::string& text) {
   return !ec;
 }
 
-std::vector<std::string> defaultInstances(const Kernel& k) {
+std::vector<std::string> defaultInstances(const Kernel &k) {
   AotSpec s;
   s.kernel = k.name;
-  for (auto& tp : k.templateParams)
+  for (auto &tp : k.templateParams)
     s.templateArgs.push_back(tp.kind == TemplateParam::Kind::Type   ? "float"
                              : tp.kind == TemplateParam::Kind::Bool ? "false"
-                                                                     : "256");
+                                                                    : "256");
   std::vector<std::string> out;
   for (unsigned m : aotDiv16Masks(k))
     out.push_back(nameExpression(k, s, m));
@@ -53,14 +53,14 @@ std::vector<std::string> defaultInstances(const Kernel& k) {
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(const TranslateOptions& o, CompilerInstance& ci, bool& failed)
+  Consumer(const TranslateOptions &o, CompilerInstance &ci, bool &failed)
       : o_(o), ci_(ci), failed_(failed) {}
 
-  void HandleTranslationUnit(ASTContext& ctx) override {
-    auto& diags = ctx.getDiagnostics();
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    auto &diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred())
       return;
-    auto& sm = ctx.getSourceManager();
+    auto &sm = ctx.getSourceManager();
     fs::path input = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
     auto kernels = lowerKernels(ctx);
     if (diags.hasErrorOccurred())
@@ -71,9 +71,9 @@ public:
                                          "no TILEC_KERNEL functions in this file"));
     }
     std::string dump;
-    std::vector<const Kernel*> ks;
-    for (auto& k : kernels) {
-      const Op* where = nullptr;
+    std::vector<const Kernel *> ks;
+    for (auto &k : kernels) {
+      const Op *where = nullptr;
       if (std::string err = runPasses(*k, o_.dumpAfter, dump, &where); !err.empty()) {
         if (where && where->loc.isValid())
           diags.Report(where->loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << err;
@@ -96,7 +96,7 @@ public:
     std::string launcher = emitLauncher(ks, cuda, eo);
 
     std::vector<AotSpec> specs;
-    for (auto& text : o_.aotSpecs) {
+    for (auto &text : o_.aotSpecs) {
       AotSpec s;
       if (std::string err = parseAotSpec(text, s); !err.empty()) {
         std::cerr << "tilec: error: --aot: " << err << "\n";
@@ -104,7 +104,7 @@ public:
         return;
       }
       bool known = false;
-      for (auto* k : ks)
+      for (auto *k : ks)
         if (k->name == s.kernel) {
           known = true;
           if (s.templateArgs.size() != k->templateParams.size()) {
@@ -121,16 +121,16 @@ public:
 
     if (o_.check) {
       std::vector<std::string> names;
-      for (auto* k : ks) {
+      for (auto *k : ks) {
         bool any = false;
-        for (auto& s : specs)
+        for (auto &s : specs)
           if (s.kernel == k->name) {
             any = true;
             for (unsigned m : aotDiv16Masks(*k))
               names.push_back(nameExpression(*k, s, m));
           }
         if (!any)
-          for (auto& n : defaultInstances(*k))
+          for (auto &n : defaultInstances(*k))
             names.push_back(n);
       }
       std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.arch, names);
@@ -155,48 +155,47 @@ public:
   }
 
 private:
-  const TranslateOptions& o_;
-  CompilerInstance& ci_;
-  bool& failed_;
+  const TranslateOptions &o_;
+  CompilerInstance &ci_;
+  bool &failed_;
 };
 
 class Action : public ASTFrontendAction {
 public:
-  Action(const TranslateOptions& o, bool& failed) : o_(o), failed_(failed) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+  Action(const TranslateOptions &o, bool &failed) : o_(o), failed_(failed) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef) override {
     return std::make_unique<Consumer>(o_, ci, failed_);
   }
 
 private:
-  const TranslateOptions& o_;
-  bool& failed_;
+  const TranslateOptions &o_;
+  bool &failed_;
 };
 
 class Factory : public tooling::FrontendActionFactory {
 public:
-  Factory(const TranslateOptions& o, bool& failed) : o_(o), failed_(failed) {}
+  Factory(const TranslateOptions &o, bool &failed) : o_(o), failed_(failed) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(o_, failed_);
   }
 
 private:
-  const TranslateOptions& o_;
-  bool& failed_;
+  const TranslateOptions &o_;
+  bool &failed_;
 };
 
-std::string envOr(const char* var, const char* fallback) {
-  const char* v = std::getenv(var);
+std::string envOr(const char *var, const char *fallback) {
+  const char *v = std::getenv(var);
   return v && *v ? v : fallback;
 }
 
 } // namespace
 
-int translate(const TranslateOptions& o) {
+int translate(const TranslateOptions &o) {
   // Arguments every parse needs: C++20, the vocabulary header, clang's own headers.
-  std::vector<std::string> base = {"-xc++", "-std=c++20",
-                                   "-I" + envOr("TILEC_INCLUDE_DIR", TILEC_RUNTIME_INCLUDE_DIR),
-                                   "-resource-dir=" TILEC_CLANG_RESOURCE_DIR,
-                                   "-Wno-unused-command-line-argument"};
+  std::vector<std::string> base = {
+      "-xc++", "-std=c++20", "-I" + envOr("TILEC_INCLUDE_DIR", TILEC_RUNTIME_INCLUDE_DIR),
+      "-resource-dir=" TILEC_CLANG_RESOURCE_DIR, "-Wno-unused-command-line-argument"};
   std::unique_ptr<tooling::CompilationDatabase> db;
   if (!o.buildDir.empty()) {
     std::string err;
@@ -208,7 +207,7 @@ int translate(const TranslateOptions& o) {
   } else {
     db = std::make_unique<tooling::FixedCompilationDatabase>(".", std::vector<std::string>{});
   }
-  for (auto& in : o.inputs)
+  for (auto &in : o.inputs)
     if (!fs::exists(in)) {
       std::cerr << "tilec: error: no such file: '" << in << "'\n";
       return 1;

@@ -20,6 +20,6 @@ struct TranslateOptions {
 };
 
 /// Returns the process exit status.
-int translate(const TranslateOptions& opts);
+int translate(const TranslateOptions &opts);
 
 } // namespace tilec

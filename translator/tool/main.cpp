@@ -9,7 +9,7 @@
 
 namespace po = boost::program_options;
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   // Everything after `--` goes to clang unchanged.
   int ours = argc;
   for (int i = 1; i < argc; ++i)
@@ -21,16 +21,20 @@ int main(int argc, char** argv) {
   std::vector<std::string> includes, defines, extra;
   std::string std = "c++20";
   po::options_description desc("usage: tilec [options] <input.cpp>... [-- <clang args>]\noptions");
-  desc.add_options()("help,h", "show this help")(
-      "output,o", po::value(&o.outputDir), "output folder for <stem>.cu, <stem>.tilec.h (default .)")(
-      "include,I", po::value(&includes)->composing(), "add an include folder")(
-      "define,D", po::value(&defines)->composing(), "define a macro")(
+  desc.add_options()("help,h",
+                     "show this help")("output,o", po::value(&o.outputDir),
+                                       "output folder for <stem>.cu, <stem>.tilec.h (default .)")(
+      "include,I", po::value(&includes)->composing(),
+      "add an include folder")("define,D", po::value(&defines)->composing(), "define a macro")(
       "std", po::value(&std), "C++ standard of the input (default c++20)")(
       "extra-arg", po::value(&extra)->composing(), "extra argument for clang")(
       "build-dir,p", po::value(&o.buildDir), "folder with compile_commands.json")(
-      "dump-after", po::value(&o.dumpAfter), "print the tile IR after a pass (frontend, axis-info, layout)")(
-      "line-directives", po::bool_switch(&o.lineDirectives), "emit #line directives back to the input")(
-      "check", po::bool_switch(&o.check), "compile the output with NVRTC and fail if it does not compile")(
+      "dump-after", po::value(&o.dumpAfter),
+      "print the tile IR after a pass (frontend, axis-info, layout)")(
+      "line-directives", po::bool_switch(&o.lineDirectives),
+      "emit #line directives back to the input")(
+      "check", po::bool_switch(&o.check),
+      "compile the output with NVRTC and fail if it does not compile")(
       "arch", po::value(&o.arch), "architecture for --check (default sm_90a)")(
       "aot", po::value(&o.aotSpecs)->composing(),
       "also write <stem>.aot.cu instantiating 'kernel<args>[:num_warps[:num_stages]]'")(
@@ -41,7 +45,7 @@ int main(int argc, char** argv) {
   try {
     po::store(po::command_line_parser(ours, argv).options(desc).positional(pos).run(), vm);
     po::notify(vm);
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::cerr << "tilec: error: " << e.what() << "\n" << desc << "\n";
     return 1;
   }
@@ -55,7 +59,7 @@ int main(int argc, char** argv) {
   }
   if (!o.dumpAfter.empty()) {
     bool known = false;
-    for (auto& p : tilec::passNames())
+    for (auto &p : tilec::passNames())
       known |= p == o.dumpAfter;
     if (!known) {
       std::cerr << "tilec: error: --dump-after: unknown pass '" << o.dumpAfter << "'\n";
@@ -63,16 +67,16 @@ int main(int argc, char** argv) {
     }
   }
   o.clangArgs.push_back("-std=" + std);
-  for (auto& i : includes)
+  for (auto &i : includes)
     o.clangArgs.push_back("-I" + i);
-  for (auto& d : defines)
+  for (auto &d : defines)
     o.clangArgs.push_back("-D" + d);
   o.clangArgs.insert(o.clangArgs.end(), extra.begin(), extra.end());
   for (int i = ours + 1; i < argc; ++i)
     o.clangArgs.push_back(argv[i]);
   try {
     return tilec::translate(o);
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::cerr << "tilec: error: " << e.what() << "\n";
     return 1;
   }

@@ -8,20 +8,20 @@ std::string layoutName(int i) { return "L" + std::to_string(i); }
 
 namespace {
 
-SymExpr elemBytes(const ElemType& t) {
+SymExpr elemBytes(const ElemType &t) {
   return t.bits() ? SymExpr(t.bits() / 8) : SymExpr::expr(t.sizeofExpr(), true);
 }
 
 /// The widest run an access through `ptrs` could use: 16 bytes, within a contiguous run.
 /// (A run as long as the tile's last dimension needs no bound: runs never exceed it.)
-SymExpr widestRun(const Value* ptrs) {
+SymExpr widestRun(const Value *ptrs) {
   SymExpr perVector = SymExpr(16) / elemBytes(ptrs->type.elem);
   if (ptrs->info.contiguity.sameAs(ptrs->type.shape.back()))
     return perVector;
   return symMin(perVector, ptrs->info.contiguity);
 }
 
-bool isUnitRank2(const Type& t) {
+bool isUnitRank2(const Type &t) {
   return t.shape.size() == 2 && (t.shape[0].isConst(1) || t.shape[1].isConst(1));
 }
 
@@ -63,17 +63,17 @@ bool sharesLayout(OpKind k) {
 
 class Assigner {
 public:
-  explicit Assigner(Kernel& k) : k_(k) {}
-  std::string run(const Op** where);
+  explicit Assigner(Kernel &k) : k_(k) {}
+  std::string run(const Op **where);
 
 private:
-  Kernel& k_;
+  Kernel &k_;
   Groups g_;
   std::map<int, int> groupLayout_; // group root -> layout index
-  const Op* conflictAt_ = nullptr;
+  const Op *conflictAt_ = nullptr;
   bool defaultsDone_ = false;
 
-  int blocked(const std::vector<SymExpr>& shape) {
+  int blocked(const std::vector<SymExpr> &shape) {
     for (size_t i = 0; i < k_.layouts.size(); ++i)
       if (k_.layouts[i].kind == Layout::Kind::Blocked && sameShape(k_.layouts[i].shape, shape))
         return int(i);
@@ -96,7 +96,7 @@ private:
     return int(k_.layouts.size()) - 1;
   }
   /// Gives `v`'s group layout `l`; false (and the op is remembered) on a conflict.
-  bool demand(const Value* v, int l, const Op& at) {
+  bool demand(const Value *v, int l, const Op &at) {
     int root = g_.find(v->id);
     auto it = groupLayout_.find(root);
     if (it == groupLayout_.end()) {
@@ -108,20 +108,20 @@ private:
     conflictAt_ = &at;
     return false;
   }
-  int layoutOf(const Value* v) {
+  int layoutOf(const Value *v) {
     auto it = groupLayout_.find(g_.find(v->id));
     return it == groupLayout_.end() ? -1 : it->second;
   }
 };
 
-std::string Assigner::run(const Op** where) {
+std::string Assigner::run(const Op **where) {
   // 1. Group the values that must share a layout.
-  walk(k_, [&](const Op& op) {
-    const Value* r = op.result;
+  walk(k_, [&](const Op &op) {
+    const Value *r = op.result;
     if (!sharesLayout(op.kind))
       return;
-    const Value* first = r && r->type.isTile() ? r : nullptr;
-    for (const Value* v : op.operands) {
+    const Value *first = r && r->type.isTile() ? r : nullptr;
+    for (const Value *v : op.operands) {
       if (!v->type.isTile())
         continue;
       if (!first)
@@ -131,7 +131,7 @@ std::string Assigner::run(const Op** where) {
     }
   });
   // Carried values share a layout with their inits, region arguments and yields.
-  walk(k_, [&](const Op& op) {
+  walk(k_, [&](const Op &op) {
     if (op.kind != OpKind::For && op.kind != OpKind::If && op.kind != OpKind::While)
       return;
     size_t firstInit = op.kind == OpKind::For  ? 3
@@ -142,7 +142,7 @@ std::string Assigner::run(const Op** where) {
       if (!op.results[i]->type.isTile())
         continue;
       g_.unite(op.results[i]->id, op.operands[firstInit + i]->id);
-      for (auto& r : op.regions) {
+      for (auto &r : op.regions) {
         if (r->args.size() > firstArg + i)
           g_.unite(op.results[i]->id, r->args[firstArg + i]->id);
         if (r->yields.size() == op.results.size()) // (a while's condition yields its bool)
@@ -152,7 +152,7 @@ std::string Assigner::run(const Op** where) {
   });
 
   // 2. Anchors: rank-2 tiles without a unit dimension get the blocked layout of their shape.
-  for (auto& v : k_.values)
+  for (auto &v : k_.values)
     if (v->type.shape.size() == 2 && !isUnitRank2(v->type))
       groupLayout_.emplace(g_.find(v->id), blocked(v->type.shape));
 
@@ -162,7 +162,7 @@ std::string Assigner::run(const Op** where) {
   auto propagate = [&]() {
     for (bool changed = true; changed && err.empty();) {
       changed = false;
-      walk(k_, [&](const Op& op) {
+      walk(k_, [&](const Op &op) {
         if (!err.empty())
           return;
         if (op.kind == OpKind::Reduce && op.result && op.result->type.isTile()) {
@@ -208,25 +208,25 @@ std::string Assigner::run(const Op** where) {
 
   // 4. Everything else: rank-1 tiles get blocked layouts by shape; a unit tile nobody
   //    broadcasts keeps the layout of the rank-1 tile it expands.
-  for (auto& v : k_.values)
+  for (auto &v : k_.values)
     if (v->type.shape.size() == 1 && layoutOf(v.get()) < 0)
       groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
   defaultsDone_ = true;
   propagate();
-  for (auto& v : k_.values)
+  for (auto &v : k_.values)
     if (v->type.isTile() && layoutOf(v.get()) < 0)
       groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
-  for (auto& v : k_.values)
+  for (auto &v : k_.values)
     if (v->type.isTile())
       v->layout = layoutOf(v.get());
 
   // 5. Conversions where an operand's layout is not the one its user needs: an expand_dims
   //    whose rank-1 tile lives elsewhere; whole-tile reductions and scans of a slice (they
   //    work on rank-1 blocked layouts).
-  std::vector<std::pair<Op*, int>> todo;
-  walk(k_, [&](const Op& cop) {
-    Op* op = const_cast<Op*>(&cop);
-    const Value* in = op->operands.empty() ? nullptr : op->operands[0];
+  std::vector<std::pair<Op *, int>> todo;
+  walk(k_, [&](const Op &cop) {
+    Op *op = const_cast<Op *>(&cop);
+    const Value *in = op->operands.empty() ? nullptr : op->operands[0];
     if (op->kind == OpKind::ExpandDims && in->layout != op->result->layout)
       todo.push_back({op, op->result->layout});
     if (op->kind == OpKind::Reduce && op->result->type.isScalar() &&
@@ -247,44 +247,44 @@ std::string Assigner::run(const Op** where) {
       *where = conflictAt_;
     return err;
   }
-  for (auto& [op, layout] : todo)
+  for (auto &[op, layout] : todo)
     k_.convertBefore(op, op->operands[0], layout);
   return "";
 }
 
 } // namespace
 
-std::string runLayoutAssignment(Kernel& k, const Op** where) {
+std::string runLayoutAssignment(Kernel &k, const Op **where) {
   std::string err = Assigner(k).run(where);
   if (!err.empty())
     return err;
 
   // The widest run a thread should hold: what the widest access of the layout can use.
   std::vector<bool> seen(k.layouts.size(), false);
-  walk(k, [&](const Op& op) {
+  walk(k, [&](const Op &op) {
     if (op.kind != OpKind::Load && op.kind != OpKind::Store && op.kind != OpKind::Atomic)
       return;
-    Value* ptrs = op.operands[0];
+    Value *ptrs = op.operands[0];
     if (ptrs->type.isScalar() || k.layouts[size_t(ptrs->layout)].kind != Layout::Kind::Blocked)
       return;
-    Layout& l = k.layouts[size_t(ptrs->layout)];
+    Layout &l = k.layouts[size_t(ptrs->layout)];
     SymExpr want = widestRun(ptrs);
     l.maxVec = seen[size_t(ptrs->layout)] ? symMax(l.maxVec, want) : want;
     seen[size_t(ptrs->layout)] = true;
   });
 
   // Access widths, in elements.
-  walk(k, [&](const Op& cop) {
-    Op* op = const_cast<Op*>(&cop);
+  walk(k, [&](const Op &cop) {
+    Op *op = const_cast<Op *>(&cop);
     if (op->kind != OpKind::Load && op->kind != OpKind::Store)
       return;
-    Value* ptrs = op->operands[0];
+    Value *ptrs = op->operands[0];
     if (ptrs->type.isScalar())
       return;
     SymExpr bytes = elemBytes(ptrs->type.elem);
     SymExpr vec = SymExpr::expr(layoutName(ptrs->layout) + "::VEC", true);
     // VEC is at most the layout's widest run; bound it by this access's own when narrower.
-    const Layout& l = k.layouts[size_t(ptrs->layout)];
+    const Layout &l = k.layouts[size_t(ptrs->layout)];
     SymExpr w = l.kind == Layout::Kind::Blocked && l.maxVec.sameAs(widestRun(ptrs))
                     ? vec
                     : symMin(vec, widestRun(ptrs));

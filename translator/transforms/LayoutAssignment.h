@@ -27,6 +27,6 @@ std::string layoutName(int i);
 
 /// Assigns layouts; returns "" or a description of a tile that would need a layout
 /// conversion (not supported yet), with `where` set to the op concerned.
-std::string runLayoutAssignment(Kernel& k, const Op** where = nullptr);
+std::string runLayoutAssignment(Kernel &k, const Op **where = nullptr);
 
 } // namespace tilec

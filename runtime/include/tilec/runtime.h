@@ -18,7 +18,7 @@
 namespace tilec {
 
 /// A CUstream / cudaStream_t; nullptr is the legacy default stream.
-using Stream = void*;
+using Stream = void *;
 
 /// Every failure of the runtime: NVRTC errors carry the compile log and the path of the
 /// generated source; CUDA errors name the kernel and its specialization.
@@ -29,12 +29,12 @@ public:
 
 /// True when a CUDA driver and at least one device are present. On false, `why` (if given)
 /// says what is missing ("libcuda.so.1 not found", "no CUDA device", ...).
-bool gpu_available(std::string* why = nullptr);
+bool gpu_available(std::string *why = nullptr);
 
 /// One translated source file, as embedded in a launcher header.
 struct Source {
-  const char* path; ///< the generated .cu this text came from (for error messages)
-  const char* cuda; ///< the CUDA C++ text
+  const char *path; ///< the generated .cu this text came from (for error messages)
+  const char *cuda; ///< the CUDA C++ text
 };
 
 /// The identity of one specialization of one kernel template: the user's template
@@ -48,7 +48,7 @@ struct SpecKey {
       throw Error("tilec: too many template arguments in a specialization key");
     v[n++] = x;
   }
-  bool operator==(const SpecKey& o) const {
+  bool operator==(const SpecKey &o) const {
     if (n != o.n)
       return false;
     for (int i = 0; i < n; ++i)
@@ -60,25 +60,39 @@ struct SpecKey {
 
 /// Small integer identifying an element type inside a SpecKey.
 template <class T> constexpr int64_t type_id() {
-  if constexpr (std::is_same_v<T, bool>) return 1;
-  else if constexpr (std::is_same_v<T, int8_t>) return 2;
-  else if constexpr (std::is_same_v<T, uint8_t>) return 3;
-  else if constexpr (std::is_same_v<T, int16_t>) return 4;
-  else if constexpr (std::is_same_v<T, uint16_t>) return 5;
-  else if constexpr (std::is_same_v<T, int32_t>) return 6;
-  else if constexpr (std::is_same_v<T, uint32_t>) return 7;
-  else if constexpr (std::is_same_v<T, int64_t>) return 8;
-  else if constexpr (std::is_same_v<T, uint64_t>) return 9;
-  else if constexpr (std::is_same_v<T, float>) return 10;
-  else if constexpr (std::is_same_v<T, double>) return 11;
-  else if constexpr (std::is_same_v<T, tl::half>) return 12;
-  else if constexpr (std::is_same_v<T, tl::bfloat16>) return 13;
-  else static_assert(sizeof(T) == 0, "unsupported element type for a template argument");
+  if constexpr (std::is_same_v<T, bool>)
+    return 1;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return 2;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return 3;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return 4;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return 5;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return 6;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return 7;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return 8;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return 9;
+  else if constexpr (std::is_same_v<T, float>)
+    return 10;
+  else if constexpr (std::is_same_v<T, double>)
+    return 11;
+  else if constexpr (std::is_same_v<T, tl::half>)
+    return 12;
+  else if constexpr (std::is_same_v<T, tl::bfloat16>)
+    return 13;
+  else
+    static_assert(sizeof(T) == 0, "unsupported element type for a template argument");
 }
 
 /// Triton-style specialization fact for one run-time argument: a pointer that is 16-byte
 /// aligned, or an integer divisible by 16. Other arguments never carry the fact.
-template <class T> inline bool div16(const T& arg) {
+template <class T> inline bool div16(const T &arg) {
   if constexpr (std::is_pointer_v<T>)
     return reinterpret_cast<uintptr_t>(arg) % 16 == 0;
   else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
@@ -88,7 +102,7 @@ template <class T> inline bool div16(const T& arg) {
 }
 
 /// Bit i set when argument i carries the div16 fact; the kernel's DIV16 template argument.
-template <class... Args> inline uint32_t div16_mask(const Args&... args) {
+template <class... Args> inline uint32_t div16_mask(const Args &...args) {
   uint32_t mask = 0, bit = 1;
   ((mask |= div16(args) ? bit : 0u, bit <<= 1), ...);
   return mask;
@@ -111,26 +125,26 @@ struct CompileOptions {
 /// "<name><k0, ..., num_warps, num_stages, DIV16u>", e.g. "add_kernel<1024, 4, 3, 7u>".
 class Kernel {
 public:
-  Kernel(const Source& source, const char* name, const char* template_kinds);
+  Kernel(const Source &source, const char *name, const char *template_kinds);
   ~Kernel();
-  Kernel(const Kernel&) = delete;
-  Kernel& operator=(const Kernel&) = delete;
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
 
   /// Launches the specialization `key`, compiling it first if no cache has it. `params`
   /// point at each argument, as for cuLaunchKernel. Dynamic shared memory above 48 KB is
   /// opted into automatically.
-  void launch(const SpecKey& key, Grid grid, int num_threads, size_t shared_bytes,
-              Stream stream, void** params);
+  void launch(const SpecKey &key, Grid grid, int num_threads, size_t shared_bytes, Stream stream,
+              void **params);
 
   /// Compiles (or finds in a cache) without launching; returns the CUfunction.
-  void* function(const SpecKey& key);
+  void *function(const SpecKey &key);
 
   /// The instantiation name of `key`, e.g. "add_kernel<1024, 4, 3, 7u>".
-  std::string name_expression(const SpecKey& key) const;
+  std::string name_expression(const SpecKey &key) const;
 
   /// NVRTC options for specializations compiled from now on (they are part of the disk
   /// cache key). Call before the first launch; already compiled ones are kept.
-  void set_compile_options(const CompileOptions& options);
+  void set_compile_options(const CompileOptions &options);
 
 private:
   struct Impl;
@@ -141,7 +155,7 @@ private:
 /// `name_expression` is the full instantiation ("add_kernel<1024, 4, 3, 7u>") and
 /// `resolve` returns its CUfunction (the AOT translation unit uses cudaGetFuncBySymbol).
 /// Kernel::launch uses a registered function before compiling anything with NVRTC.
-void register_aot_kernel(const char* name_expression, void* (*resolve)());
+void register_aot_kernel(const char *name_expression, void *(*resolve)());
 
 /// Where compiled cubins are kept: $TILEC_CACHE_DIR, else ~/.cache/tilec.
 std::string cache_dir();

@@ -90,19 +90,19 @@ static_assert(sizeof(half) == 2 && sizeof(bfloat16) == 2, "storage types must be
 namespace tilec {
 
 /// The spelling of an element type in generated CUDA (template arguments of kernels).
-template <class T> constexpr const char* cuda_type_name();
-template <> constexpr const char* cuda_type_name<bool>() { return "bool"; }
-template <> constexpr const char* cuda_type_name<int8_t>() { return "int8_t"; }
-template <> constexpr const char* cuda_type_name<uint8_t>() { return "uint8_t"; }
-template <> constexpr const char* cuda_type_name<int16_t>() { return "int16_t"; }
-template <> constexpr const char* cuda_type_name<uint16_t>() { return "uint16_t"; }
-template <> constexpr const char* cuda_type_name<int32_t>() { return "int32_t"; }
-template <> constexpr const char* cuda_type_name<uint32_t>() { return "uint32_t"; }
-template <> constexpr const char* cuda_type_name<int64_t>() { return "int64_t"; }
-template <> constexpr const char* cuda_type_name<uint64_t>() { return "uint64_t"; }
-template <> constexpr const char* cuda_type_name<float>() { return "float"; }
-template <> constexpr const char* cuda_type_name<double>() { return "double"; }
-template <> constexpr const char* cuda_type_name<tl::half>() { return "tl::half"; }
-template <> constexpr const char* cuda_type_name<tl::bfloat16>() { return "tl::bfloat16"; }
+template <class T> constexpr const char *cuda_type_name();
+template <> constexpr const char *cuda_type_name<bool>() { return "bool"; }
+template <> constexpr const char *cuda_type_name<int8_t>() { return "int8_t"; }
+template <> constexpr const char *cuda_type_name<uint8_t>() { return "uint8_t"; }
+template <> constexpr const char *cuda_type_name<int16_t>() { return "int16_t"; }
+template <> constexpr const char *cuda_type_name<uint16_t>() { return "uint16_t"; }
+template <> constexpr const char *cuda_type_name<int32_t>() { return "int32_t"; }
+template <> constexpr const char *cuda_type_name<uint32_t>() { return "uint32_t"; }
+template <> constexpr const char *cuda_type_name<int64_t>() { return "int64_t"; }
+template <> constexpr const char *cuda_type_name<uint64_t>() { return "uint64_t"; }
+template <> constexpr const char *cuda_type_name<float>() { return "float"; }
+template <> constexpr const char *cuda_type_name<double>() { return "double"; }
+template <> constexpr const char *cuda_type_name<tl::half>() { return "tl::half"; }
+template <> constexpr const char *cuda_type_name<tl::bfloat16>() { return "tl::bfloat16"; }
 
 } // namespace tilec

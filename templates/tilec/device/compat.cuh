@@ -21,7 +21,11 @@ typedef unsigned long long uint64_t;
 
 namespace tilec {
 // Minimal <type_traits>: is_same and enable_if are all the library needs.
-template <class A, class B> struct is_same { static constexpr bool value = false; };
-template <class A> struct is_same<A, A> { static constexpr bool value = true; };
+template <class A, class B> struct is_same {
+  static constexpr bool value = false;
+};
+template <class A> struct is_same<A, A> {
+  static constexpr bool value = true;
+};
 template <class A, class B> inline constexpr bool is_same_v = is_same<A, B>::value;
 } // namespace tilec

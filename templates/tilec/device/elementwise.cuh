@@ -6,8 +6,8 @@
 
 namespace tilec {
 
-template <class T> inline constexpr bool is_16bit_float_v =
-    is_same_v<T, __half> || is_same_v<T, __nv_bfloat16>;
+template <class T>
+inline constexpr bool is_16bit_float_v = is_same_v<T, __half> || is_same_v<T, __nv_bfloat16>;
 
 template <class T> __device__ inline float to_float(T x) {
   if constexpr (is_same_v<T, __half>)
@@ -61,7 +61,7 @@ template <class To, class From> __device__ inline To bitcast(From x) {
   __device__ inline double NAME(double x) { return F64(x); }                                       \
   __device__ inline __half NAME(__half x) { return __float2half_rn(F32(__half2float(x))); }        \
   __device__ inline __nv_bfloat16 NAME(__nv_bfloat16 x) {                                          \
-    return __float2bfloat16_rn(F32(__bfloat162float(x)));                                         \
+    return __float2bfloat16_rn(F32(__bfloat162float(x)));                                          \
   }
 TILEC_FLOAT_MATH(exp, expf, ::exp)
 TILEC_FLOAT_MATH(exp2, exp2f, ::exp2)

@@ -15,19 +15,19 @@ template <class T, int W> struct alignas(sizeof(T) * W) Vec {
   T v[W];
 };
 
-template <int W, class T> __device__ inline void load_run(T* dst, const T* src) {
+template <int W, class T> __device__ inline void load_run(T *dst, const T *src) {
   static_assert(W * sizeof(T) <= 16, "an access moves at most 16 bytes");
   if constexpr (W == 1) {
     dst[0] = *src;
   } else {
-    const Vec<T, W> v = *reinterpret_cast<const Vec<T, W>*>(src);
+    const Vec<T, W> v = *reinterpret_cast<const Vec<T, W> *>(src);
 #pragma unroll
     for (int k = 0; k < W; ++k)
       dst[k] = v.v[k];
   }
 }
 
-template <int W, class T> __device__ inline void store_run(T* dst, const T* src) {
+template <int W, class T> __device__ inline void store_run(T *dst, const T *src) {
   static_assert(W * sizeof(T) <= 16, "an access moves at most 16 bytes");
   if constexpr (W == 1) {
     *dst = src[0];
@@ -36,11 +36,11 @@ template <int W, class T> __device__ inline void store_run(T* dst, const T* src)
 #pragma unroll
     for (int k = 0; k < W; ++k)
       v.v[k] = src[k];
-    *reinterpret_cast<Vec<T, W>*>(dst) = v;
+    *reinterpret_cast<Vec<T, W> *>(dst) = v;
   }
 }
 
-template <int W, bool MASK_UNIFORM> __device__ inline bool all_on(const bool* mask) {
+template <int W, bool MASK_UNIFORM> __device__ inline bool all_on(const bool *mask) {
   bool all = mask[0];
   if constexpr (!MASK_UNIFORM) {
 #pragma unroll
@@ -53,13 +53,13 @@ template <int W, bool MASK_UNIFORM> __device__ inline bool all_on(const bool* ma
 // ---- loads ----
 
 /// Unmasked.
-template <int W, class T> __device__ inline void load_vec(T* dst, const T* src) {
+template <int W, class T> __device__ inline void load_vec(T *dst, const T *src) {
   load_run<W>(dst, src);
 }
 
 /// Masked, masked-off lanes take `other`.
 template <int W, bool MASK_UNIFORM, class T>
-__device__ inline void load_vec(T* dst, const T* src, const bool* mask, T other) {
+__device__ inline void load_vec(T *dst, const T *src, const bool *mask, T other) {
   if (all_on<W, MASK_UNIFORM>(mask)) {
     load_run<W>(dst, src);
   } else {
@@ -71,7 +71,7 @@ __device__ inline void load_vec(T* dst, const T* src, const bool* mask, T other)
 
 /// Masked, `other` given per element.
 template <int W, bool MASK_UNIFORM, class T>
-__device__ inline void load_vec(T* dst, const T* src, const bool* mask, const T* other) {
+__device__ inline void load_vec(T *dst, const T *src, const bool *mask, const T *other) {
   if (all_on<W, MASK_UNIFORM>(mask)) {
     load_run<W>(dst, src);
   } else {
@@ -83,7 +83,7 @@ __device__ inline void load_vec(T* dst, const T* src, const bool* mask, const T*
 
 /// One mask for the whole tile.
 template <int W, class T>
-__device__ inline void load_vec(T* dst, const T* src, bool mask, T other) {
+__device__ inline void load_vec(T *dst, const T *src, bool mask, T other) {
   if (mask) {
     load_run<W>(dst, src);
   } else {
@@ -95,13 +95,13 @@ __device__ inline void load_vec(T* dst, const T* src, bool mask, T other) {
 
 // ---- stores (`owner` is false on threads that hold copies) ----
 
-template <int W, class T> __device__ inline void store_vec(T* dst, const T* src, bool owner) {
+template <int W, class T> __device__ inline void store_vec(T *dst, const T *src, bool owner) {
   if (owner)
     store_run<W>(dst, src);
 }
 
 template <int W, bool MASK_UNIFORM, class T>
-__device__ inline void store_vec(T* dst, const T* src, const bool* mask, bool owner) {
+__device__ inline void store_vec(T *dst, const T *src, const bool *mask, bool owner) {
   if (!owner)
     return;
   if (all_on<W, MASK_UNIFORM>(mask)) {
@@ -115,7 +115,7 @@ __device__ inline void store_vec(T* dst, const T* src, const bool* mask, bool ow
 }
 
 template <int W, class T>
-__device__ inline void store_vec(T* dst, const T* src, bool mask, bool owner) {
+__device__ inline void store_vec(T *dst, const T *src, bool mask, bool owner) {
   if (owner && mask)
     store_run<W>(dst, src);
 }

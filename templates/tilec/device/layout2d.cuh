@@ -90,9 +90,9 @@ template <class P> struct Slice<P, 0> {
 /// thread reads the ones it holds in To. `smem` holds From::TILE_SIZE elements; all threads
 /// of the block must call it; it leaves `smem` free again.
 template <class From, class To, class T>
-__device__ inline void convert_layout(const T* in, T* out, int tid, unsigned char* smem) {
+__device__ inline void convert_layout(const T *in, T *out, int tid, unsigned char *smem) {
   static_assert(From::TILE_SIZE == To::TILE_SIZE, "a conversion keeps the tile's size");
-  T* buf = reinterpret_cast<T*>(smem);
+  T *buf = reinterpret_cast<T *>(smem);
   if (From::owner(tid))
 #pragma unroll
     for (int i = 0; i < From::ELEMS; ++i)

@@ -22,11 +22,11 @@ template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scra
 /// must call it; it synchronizes the block when warps must combine, and leaves `smem`
 /// (axis_scratch_bytes<P, DIM, T>() bytes) free again.
 template <class P, int DIM, class T, class Op>
-__device__ inline void reduce_axis(const T* v, T* out, Op op, int tid, unsigned char* smem) {
+__device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned char *smem) {
   static_assert(DIM == 0 || DIM == 1, "rank-2 tiles have dimensions 0 and 1");
   constexpr int PER_ROW = P::VEC * P::R1; // elements of one row held by a thread
   const int lane = tid % 32, warp = tid / 32;
-  T* buf = reinterpret_cast<T*>(smem);
+  T *buf = reinterpret_cast<T *>(smem);
   if constexpr (DIM == 1) {
 #pragma unroll
     for (int j = 0; j < P::R0; ++j) {

@@ -10,7 +10,7 @@ namespace tilec {
 
 /// True for rank-2 layouts (they have COLS).
 template <class L> struct is_rank2_layout {
-  template <class U> __host__ __device__ static constexpr bool test(decltype(U::COLS)*) {
+  template <class U> __host__ __device__ static constexpr bool test(decltype(U::COLS) *) {
     return true;
   }
   template <class U> __host__ __device__ static constexpr bool test(...) { return false; }
@@ -46,10 +46,10 @@ template <class From, class T> __host__ __device__ constexpr int transpose_bytes
 /// out (layout To, [N, M]) = the transpose of in (layout From, [M, N]). `smem` holds
 /// transpose_bytes<From, T>(); all threads of the block call it; it leaves `smem` free again.
 template <class From, class To, class T>
-__device__ inline void transpose(const T* in, T* out, int tid, unsigned char* smem) {
+__device__ inline void transpose(const T *in, T *out, int tid, unsigned char *smem) {
   static_assert(From::ROWS == To::COLS && From::COLS == To::ROWS, "a transpose swaps the axes");
   constexpr int STRIDE = From::COLS + transpose_pad<T>();
-  T* buf = reinterpret_cast<T*>(smem);
+  T *buf = reinterpret_cast<T *>(smem);
   if (From::owner(tid))
 #pragma unroll
     for (int i = 0; i < From::ELEMS; ++i)
@@ -64,9 +64,9 @@ __device__ inline void transpose(const T* in, T* out, int tid, unsigned char* sm
 /// out (layout To) = in (layout From) with the same elements in the same row-major order and
 /// another shape (tl::reshape). `smem` holds tile_elements<From>() * sizeof(T) bytes.
 template <class From, class To, class T>
-__device__ inline void reshape(const T* in, T* out, int tid, unsigned char* smem) {
+__device__ inline void reshape(const T *in, T *out, int tid, unsigned char *smem) {
   static_assert(tile_elements<From>() == tile_elements<To>(), "a reshape keeps the element count");
-  T* buf = reinterpret_cast<T*>(smem);
+  T *buf = reinterpret_cast<T *>(smem);
   if (From::owner(tid))
 #pragma unroll
     for (int i = 0; i < From::ELEMS; ++i)

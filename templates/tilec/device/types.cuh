@@ -13,37 +13,73 @@ namespace tilec {
 
 template <class T> struct type_rank;
 // rank: floats above integers; within a kind, wider above narrower.
-template <> struct type_rank<bool> { static constexpr int kind = 0, bits = 8, is_signed = 0; };
-template <> struct type_rank<int8_t> { static constexpr int kind = 1, bits = 8, is_signed = 1; };
-template <> struct type_rank<uint8_t> { static constexpr int kind = 1, bits = 8, is_signed = 0; };
-template <> struct type_rank<int16_t> { static constexpr int kind = 1, bits = 16, is_signed = 1; };
-template <> struct type_rank<uint16_t> { static constexpr int kind = 1, bits = 16, is_signed = 0; };
-template <> struct type_rank<int> { static constexpr int kind = 1, bits = 32, is_signed = 1; };
-template <> struct type_rank<unsigned> { static constexpr int kind = 1, bits = 32, is_signed = 0; };
-template <> struct type_rank<int64_t> { static constexpr int kind = 1, bits = 64, is_signed = 1; };
-template <> struct type_rank<uint64_t> { static constexpr int kind = 1, bits = 64, is_signed = 0; };
-template <> struct type_rank<__half> { static constexpr int kind = 2, bits = 16, is_signed = 1; };
-template <> struct type_rank<__nv_bfloat16> { static constexpr int kind = 2, bits = 16, is_signed = 1; };
-template <> struct type_rank<float> { static constexpr int kind = 2, bits = 32, is_signed = 1; };
-template <> struct type_rank<double> { static constexpr int kind = 2, bits = 64, is_signed = 1; };
+template <> struct type_rank<bool> {
+  static constexpr int kind = 0, bits = 8, is_signed = 0;
+};
+template <> struct type_rank<int8_t> {
+  static constexpr int kind = 1, bits = 8, is_signed = 1;
+};
+template <> struct type_rank<uint8_t> {
+  static constexpr int kind = 1, bits = 8, is_signed = 0;
+};
+template <> struct type_rank<int16_t> {
+  static constexpr int kind = 1, bits = 16, is_signed = 1;
+};
+template <> struct type_rank<uint16_t> {
+  static constexpr int kind = 1, bits = 16, is_signed = 0;
+};
+template <> struct type_rank<int> {
+  static constexpr int kind = 1, bits = 32, is_signed = 1;
+};
+template <> struct type_rank<unsigned> {
+  static constexpr int kind = 1, bits = 32, is_signed = 0;
+};
+template <> struct type_rank<int64_t> {
+  static constexpr int kind = 1, bits = 64, is_signed = 1;
+};
+template <> struct type_rank<uint64_t> {
+  static constexpr int kind = 1, bits = 64, is_signed = 0;
+};
+template <> struct type_rank<__half> {
+  static constexpr int kind = 2, bits = 16, is_signed = 1;
+};
+template <> struct type_rank<__nv_bfloat16> {
+  static constexpr int kind = 2, bits = 16, is_signed = 1;
+};
+template <> struct type_rank<float> {
+  static constexpr int kind = 2, bits = 32, is_signed = 1;
+};
+template <> struct type_rank<double> {
+  static constexpr int kind = 2, bits = 64, is_signed = 1;
+};
 
-template <bool C, class A, class B> struct pick { using type = A; };
-template <class A, class B> struct pick<false, A, B> { using type = B; };
+template <bool C, class A, class B> struct pick {
+  using type = A;
+};
+template <class A, class B> struct pick<false, A, B> {
+  using type = B;
+};
 
 /// Triton's promotion of two tile element types.
 template <class A, class B> struct promote {
   using RA = type_rank<A>;
   using RB = type_rank<B>;
-  static constexpr bool a_wins =
-      RA::kind != RB::kind ? RA::kind > RB::kind
-      : RA::bits != RB::bits ? RA::bits > RB::bits
-                             : !RA::is_signed; // same width: unsigned wins
+  static constexpr bool a_wins = RA::kind != RB::kind ? RA::kind > RB::kind
+                                 : RA::bits != RB::bits
+                                     ? RA::bits > RB::bits
+                                     : !RA::is_signed; // same width: unsigned wins
   using type = typename pick<a_wins, A, B>::type;
 };
-template <class A> struct promote<A, A> { using type = A; };
+template <class A> struct promote<A, A> {
+  using type = A;
+};
 // fp16 with bf16: neither holds the other.
-template <> struct promote<__half, __nv_bfloat16> { using type = float; };
-template <> struct promote<__nv_bfloat16, __half> { using type = float; };
+template <> struct promote<__half, __nv_bfloat16> {
+  using type = float;
+};
+template <> struct promote<__nv_bfloat16, __half> {
+  using type = float;
+};
 
 template <class A, class B> using promote_t = typename promote<A, B>::type;
 

@@ -3,7 +3,7 @@
 #include <tilec/tl.h>
 
 template <int BLOCK>
-TILEC_KERNEL void row_partial_sums(const float* x, float* out, int rows, int cols) {
+TILEC_KERNEL void row_partial_sums(const float *x, float *out, int rows, int cols) {
   int row = tl::program_id(0);
   if (row >= rows)
     return;

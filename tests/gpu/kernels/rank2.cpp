@@ -5,7 +5,7 @@
 // For rows [pid * BM, pid * BM + BM): row_sum[r] = sum_c x[r][c] and, per block of rows,
 // col_max[pid][c] = max_r (x[r][c] - row_sum[r]).
 template <int BM, int BN>
-TILEC_KERNEL void row_sums_col_max(const float* x, float* row_sum, float* col_max, int m, int n,
+TILEC_KERNEL void row_sums_col_max(const float *x, float *row_sum, float *col_max, int m, int n,
                                    int stride) {
   int pid = tl::program_id(0);
   auto rows = pid * BM + tl::arange<0, BM>();
@@ -20,8 +20,7 @@ TILEC_KERNEL void row_sums_col_max(const float* x, float* row_sum, float* col_ma
 
 // One arange as both rows and columns (a layout conversion), and a slice reduced to a
 // scalar: out[r][c] = r * 1000 + c, total = sum of all of them.
-template <int B>
-TILEC_KERNEL void grid_index(int* out, float* total) {
+template <int B> TILEC_KERNEL void grid_index(int *out, float *total) {
   auto r = tl::arange<0, B>();
   auto t = tl::expand_dims<1>(r) * 1000 + tl::expand_dims<0>(r);
   tl::store(out + tl::expand_dims<1>(r) * B + tl::expand_dims<0>(r), t);
@@ -31,7 +30,7 @@ TILEC_KERNEL void grid_index(int* out, float* total) {
 // Transpose a [BM, BN] block of an m x n matrix (out is n x m), and reshape a row of BM * BN
 // elements into the block's shape and back.
 template <int BM, int BN>
-TILEC_KERNEL void transpose_block(const float* x, float* out, float* flat, int m, int n) {
+TILEC_KERNEL void transpose_block(const float *x, float *out, float *flat, int m, int n) {
   int pr = tl::program_id(0), pc = tl::program_id(1);
   auto rows = pr * BM + tl::arange<0, BM>();
   auto cols = pc * BN + tl::arange<0, BN>();

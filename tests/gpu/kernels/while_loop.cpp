@@ -5,7 +5,7 @@
 // out[i] = number of halvings (integer division by 2) until x[i] < 1, computed for the whole
 // tile at once: the loop runs while any lane still needs halving.
 template <int BLOCK>
-TILEC_KERNEL void halvings(const int* x, int* out, int* lock, int* total, int n) {
+TILEC_KERNEL void halvings(const int *x, int *out, int *lock, int *total, int n) {
   auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   auto mask = offs < n;
   auto v = tl::load(x + offs, mask, 0);
