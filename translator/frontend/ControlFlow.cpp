@@ -57,6 +57,62 @@ std::vector<const ValueDecl *> assignedIn(const Stmt *s) {
 
 } // namespace
 
+Lowerer::Carried Lowerer::carriedBy(std::initializer_list<const Stmt *> parts) {
+  Carried c;
+  for (const Stmt *part : parts)
+    for (const ValueDecl *d : assignedIn(part))
+      if (vars_.count(d) && std::find(c.vars.begin(), c.vars.end(), d) == c.vars.end())
+        c.vars.push_back(d);
+  for (auto *d : c.vars)
+    c.inits.push_back(vars_[d]);
+  return c;
+}
+
+void Lowerer::startControlFlow(Op *op, const Stmt *s, const Carried &c, std::string srcText) {
+  auto &sm = ctx_.getSourceManager();
+  op->loc = sm.getExpansionLoc(s->getBeginLoc());
+  op->line = sm.getPresumedLineNumber(op->loc);
+  op->srcText = std::move(srcText);
+  for (auto *d : c.vars)
+    op->carriedNames.push_back(d->getNameAsString());
+}
+
+Region *Lowerer::openRegion(Op *op, const Carried &c, bool withArgs, Value *leading) {
+  op->regions.push_back(std::make_unique<Region>());
+  Region *r = op->regions.back().get();
+  if (leading) {
+    leading->argOf = op;
+    r->args.push_back(leading);
+  }
+  if (withArgs)
+    for (size_t i = 0; i < c.vars.size(); ++i) {
+      Value *a = k_.newValue(c.inits[i]->type, c.vars[i]->getNameAsString());
+      a->argOf = op;
+      r->args.push_back(a);
+      vars_[c.vars[i]] = a;
+    }
+  k_.insertion.push_back(r);
+  return r;
+}
+
+void Lowerer::closeRegion(Region *r, const Carried &c, bool yield) {
+  k_.insertion.pop_back();
+  if (!yield)
+    return;
+  for (auto *d : c.vars) {
+    r->yields.push_back(vars_[d]);
+    vars_[d]->uses++;
+  }
+}
+
+void Lowerer::finishControlFlow(Op *op, const Carried &c) {
+  for (size_t i = 0; i < c.vars.size(); ++i) {
+    Value *res = k_.newValue(c.inits[i]->type, c.vars[i]->getNameAsString());
+    op->results.push_back(res);
+    vars_[c.vars[i]] = res;
+  }
+}
+
 void Lowerer::lowerIf(const IfStmt *s) {
   if (s->getInit() || s->getConditionVariable()) {
     error(s, "'if' with an initializer or a declaration is not supported in kernels");
@@ -76,45 +132,22 @@ void Lowerer::lowerIf(const IfStmt *s) {
     }
   }
   // The carried variables: those of the enclosing scope either branch assigns.
-  std::vector<const ValueDecl *> carried;
-  for (auto *branch : {s->getThen(), s->getElse()})
-    for (const ValueDecl *d : assignedIn(branch))
-      if (vars_.count(d) && std::find(carried.begin(), carried.end(), d) == carried.end())
-        carried.push_back(d);
-
+  Carried c = carriedBy({s->getThen(), s->getElse()});
   std::vector<Value *> operands;
   if (cond)
     operands.push_back(cond);
-  std::vector<Value *> inits;
-  for (auto *d : carried)
-    inits.push_back(vars_[d]);
-  operands.insert(operands.end(), inits.begin(), inits.end());
+  operands.insert(operands.end(), c.inits.begin(), c.inits.end());
   Op *op = emit(OpKind::If, operands, Type{}, nullptr, /*hasResult=*/false);
-  op->loc = s->getBeginLoc();
-  op->line = ctx_.getSourceManager().getPresumedLineNumber(
-      ctx_.getSourceManager().getExpansionLoc(s->getBeginLoc()));
-  op->srcText = "if (" + sourceText(s->getCond()->getSourceRange()) + ")";
+  startControlFlow(op, s, c, "if (" + sourceText(s->getCond()->getSourceRange()) + ")");
   op->constexprCond = constexprCond;
-  for (auto *d : carried)
-    op->carriedNames.push_back(d->getNameAsString());
-
   for (const Stmt *branch : {s->getThen(), s->getElse()}) {
-    op->regions.push_back(std::make_unique<Region>());
-    Region *r = op->regions.back().get();
-    k_.insertion.push_back(r);
+    Region *r = openRegion(op, c, /*withArgs=*/false);
     lowerStmt(branch);
-    k_.insertion.pop_back();
-    for (size_t i = 0; i < carried.size(); ++i) {
-      r->yields.push_back(vars_[carried[i]]);
-      vars_[carried[i]]->uses++;
-      vars_[carried[i]] = inits[i]; // the other branch starts from the same values
-    }
+    closeRegion(r, c, /*yield=*/true);
+    for (size_t i = 0; i < c.vars.size(); ++i)
+      vars_[c.vars[i]] = c.inits[i]; // the other branch starts from the same values
   }
-  for (size_t i = 0; i < carried.size(); ++i) {
-    Value *res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
-    op->results.push_back(res);
-    vars_[carried[i]] = res;
-  }
+  finishControlFlow(op, c);
 }
 
 void Lowerer::lowerFor(const Stmt *s) {
@@ -123,7 +156,6 @@ void Lowerer::lowerFor(const Stmt *s) {
   std::string cmp = "<";
   bool unrolled = false;
   const Stmt *body = nullptr;
-  auto &sm = ctx_.getSourceManager();
 
   if (auto *fs = dyn_cast<ForStmt>(s)) {
     // for (int i = lo; i CMP hi; i += step / i++ / i -= step / i--)
@@ -229,49 +261,21 @@ void Lowerer::lowerFor(const Stmt *s) {
   hi = castTo(hi, *ivType, nullptr);
   step = castTo(step, *ivType, nullptr);
 
-  std::vector<const ValueDecl *> carried;
-  for (const ValueDecl *d : assignedIn(body))
-    if (vars_.count(d))
-      carried.push_back(d);
+  Carried c = carriedBy({body});
   std::vector<Value *> operands = {lo, hi, step};
-  std::vector<Value *> inits;
-  for (auto *d : carried)
-    inits.push_back(vars_[d]);
-  operands.insert(operands.end(), inits.begin(), inits.end());
-
+  operands.insert(operands.end(), c.inits.begin(), c.inits.end());
   Op *op = emit(OpKind::For, operands, Type{}, nullptr, /*hasResult=*/false);
-  op->loc = sm.getExpansionLoc(s->getBeginLoc());
-  op->line = sm.getPresumedLineNumber(op->loc);
-  op->opcode = cmp;
-  op->unrolled = unrolled;
   SourceLocation rparen =
       isa<ForStmt>(s) ? cast<ForStmt>(s)->getRParenLoc() : cast<CXXForRangeStmt>(s)->getRParenLoc();
-  op->srcText = sourceText(SourceRange(s->getBeginLoc(), rparen));
-  for (auto *d : carried)
-    op->carriedNames.push_back(d->getNameAsString());
-
-  op->regions.push_back(std::make_unique<Region>());
-  Region *r = op->regions.back().get();
+  startControlFlow(op, s, c, sourceText(SourceRange(s->getBeginLoc(), rparen)));
+  op->opcode = cmp;
+  op->unrolled = unrolled;
   Value *ivValue = k_.newValue(Type{*ivType, false, false, {}}, iv->getNameAsString());
-  ivValue->argOf = op;
-  r->args.push_back(ivValue);
+  Region *r = openRegion(op, c, /*withArgs=*/true, ivValue);
   vars_[iv] = ivValue;
-  for (size_t i = 0; i < carried.size(); ++i) {
-    Value *a = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
-    a->argOf = op;
-    r->args.push_back(a);
-    vars_[carried[i]] = a;
-  }
-  k_.insertion.push_back(r);
   lowerStmt(body);
-  k_.insertion.pop_back();
-  for (size_t i = 0; i < carried.size(); ++i) {
-    r->yields.push_back(vars_[carried[i]]);
-    vars_[carried[i]]->uses++;
-    Value *res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
-    op->results.push_back(res);
-    vars_[carried[i]] = res;
-  }
+  closeRegion(r, c, /*yield=*/true);
+  finishControlFlow(op, c);
 }
 
 void Lowerer::lowerWhile(const WhileStmt *s) {
@@ -279,57 +283,25 @@ void Lowerer::lowerWhile(const WhileStmt *s) {
     error(s, "'while' with a declaration in its condition is not supported in kernels");
     return;
   }
-  auto &sm = ctx_.getSourceManager();
-  std::vector<const ValueDecl *> carried;
-  for (const ValueDecl *d : assignedIn(s->getBody()))
-    if (vars_.count(d))
-      carried.push_back(d);
-  for (const ValueDecl *d : assignedIn(s->getCond()))
-    if (vars_.count(d) && std::find(carried.begin(), carried.end(), d) == carried.end())
-      carried.push_back(d);
-  std::vector<Value *> inits;
-  for (auto *d : carried)
-    inits.push_back(vars_[d]);
-  Op *op = emit(OpKind::While, inits, Type{}, nullptr, /*hasResult=*/false);
-  op->loc = sm.getExpansionLoc(s->getBeginLoc());
-  op->line = sm.getPresumedLineNumber(op->loc);
-  op->srcText = "while (" + sourceText(s->getCond()->getSourceRange()) + ")";
-  for (auto *d : carried)
-    op->carriedNames.push_back(d->getNameAsString());
+  Carried c = carriedBy({s->getBody(), s->getCond()});
+  Op *op = emit(OpKind::While, c.inits, Type{}, nullptr, /*hasResult=*/false);
+  startControlFlow(op, s, c, "while (" + sourceText(s->getCond()->getSourceRange()) + ")");
   // Both regions start from the carried values of the iteration.
-  auto open = [&]() {
-    op->regions.push_back(std::make_unique<Region>());
-    Region *r = op->regions.back().get();
-    for (size_t i = 0; i < carried.size(); ++i) {
-      Value *a = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
-      a->argOf = op;
-      r->args.push_back(a);
-      vars_[carried[i]] = a;
-    }
-    k_.insertion.push_back(r);
-    return r;
-  };
-  Region *cond = open();
-  Value *c = lowerExpr(s->getCond());
-  if (c && c->type.isTile()) {
+  Region *cond = openRegion(op, c, /*withArgs=*/true);
+  Value *cv = lowerExpr(s->getCond());
+  if (cv && cv->type.isTile()) {
     error(s->getCond(), "'while' needs a scalar condition");
-    c = nullptr;
+    cv = nullptr;
   }
-  if (c) {
-    cond->yields.push_back(c);
-    c->uses++;
+  if (cv) {
+    cond->yields.push_back(cv);
+    cv->uses++;
   }
-  k_.insertion.pop_back();
-  Region *body = open();
+  closeRegion(cond, c, /*yield=*/false);
+  Region *body = openRegion(op, c, /*withArgs=*/true);
   lowerStmt(s->getBody());
-  k_.insertion.pop_back();
-  for (size_t i = 0; i < carried.size(); ++i) {
-    body->yields.push_back(vars_[carried[i]]);
-    vars_[carried[i]]->uses++;
-    Value *res = k_.newValue(inits[i]->type, carried[i]->getNameAsString());
-    op->results.push_back(res);
-    vars_[carried[i]] = res;
-  }
+  closeRegion(body, c, /*yield=*/true);
+  finishControlFlow(op, c);
 }
 
 } // namespace tilec

@@ -48,6 +48,20 @@ public:
   void lowerIf(const clang::IfStmt *s);
   void lowerFor(const clang::Stmt *s);
   void lowerWhile(const clang::WhileStmt *s);
+  /// Variables of the enclosing scope that a loop or branch assigns, and their values before.
+  struct Carried {
+    std::vector<const clang::ValueDecl *> vars;
+    std::vector<Value *> inits;
+  };
+  Carried carriedBy(std::initializer_list<const clang::Stmt *> parts);
+  void startControlFlow(Op *op, const clang::Stmt *s, const Carried &c, std::string srcText);
+  /// A new region of `op` on the insertion stack; with `withArgs`, the carried variables are
+  /// bound to fresh region arguments (after `leading`, a loop's induction variable).
+  Region *openRegion(Op *op, const Carried &c, bool withArgs, Value *leading = nullptr);
+  /// Pops the region; with `yield`, it yields the carried variables' current values.
+  void closeRegion(Region *r, const Carried &c, bool yield);
+  /// The op's results become the carried variables' values after it.
+  void finishControlFlow(Op *op, const Carried &c);
   /// Rebinds a local variable (assignment, ++, --); false after an error.
   bool assign(const clang::ValueDecl *var, Value *v, const clang::Stmt *at);
 
