@@ -5,13 +5,20 @@
 namespace tilec {
 namespace emit {
 
-/// A named lambda for a combine region: [&](T a, T b) { ...; return y; }.
-std::string KernelEmitter::combineLambda(const Op &op, const std::string &elemType) {
-  if (op.regions.empty()) {
-    if (op.opcode == "cumprod")
-      return "[](" + elemType + " a, " + elemType + " b) { return a * b; }";
-    return "";
-  }
+/// The combine function of a reduction or scan as a C++ expression: a functor of the device
+/// library for the built-in ones, else a named lambda [&](T a, T b) { ...; return y; } written
+/// from the op's combine region.
+std::string KernelEmitter::combiner(const Op &op, const std::string &elemType) {
+  if (op.opcode == "sum" || op.opcode == "cumsum")
+    return "tilec::SumOp{}";
+  if (op.opcode == "max")
+    return "tilec::MaxOp{}";
+  if (op.opcode == "min")
+    return "tilec::MinOp{}";
+  if (op.opcode == "xor_sum")
+    return "tilec::XorOp{}";
+  if (op.opcode == "cumprod")
+    return "[](" + elemType + " a, " + elemType + " b) { return a * b; }";
   const Region &r = *op.regions[0];
   std::string name = names_.fresh("combine");
   std::string a = nameOf(r.args[0]), b = nameOf(r.args[1]);
@@ -26,42 +33,33 @@ void KernelEmitter::emitReduce(const Op &op) {
   comment(op);
   const Value *in = op.operands[0];
   const Value *r = op.result;
-  std::string L = layoutOf(in), arr = nameOf(in);
-  if (r->type.isTile()) {
-    // One dimension of a rank-2 tile: the result is held in the slice layout.
-    std::string fn = op.opcode == "sum"       ? "tilec::SumOp{}"
-                     : op.opcode == "max"     ? "tilec::MaxOp{}"
-                     : op.opcode == "min"     ? "tilec::MinOp{}"
-                     : op.opcode == "xor_sum" ? "tilec::XorOp{}"
-                                              : combineLambda(op, in->type.cudaElem());
-    std::string T = r->type.cudaElem(), name = nameOf(r), dim = op.attrs[0].str();
-    needSmem("tilec::axis_scratch_bytes<" + L + ", " + dim + ", " + T + ">()");
-    *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
-    *out_ << "  tilec::reduce_axis<" << L << ", " << dim << ">(" << arr << ", " << name << ", "
-          << fn << ", tid, smem);\n";
-    return;
-  }
+  std::string L = layoutOf(in), arr = nameOf(in), T = r->type.cudaElem(), name = nameOf(r);
   if (op.opcode == "argmax" || op.opcode == "argmin") {
     // NaNs are ignored, as by tl::max / tl::min (and the interpreter).
-    *out_ << "  const int " << nameOf(r) << " = tilec::arg_reduce_tile<" << L << ", "
+    *out_ << "  const int " << name << " = tilec::arg_reduce_tile<" << L << ", "
           << (op.opcode == "argmax" ? "true" : "false") << ", " << in->type.cudaElem()
           << ", /*NAN_WINS=*/false>(" << arr << ", tid, smem);\n";
     return;
   }
-  std::string fn = op.opcode == "sum"       ? "tilec::SumOp{}"
-                   : op.opcode == "max"     ? "tilec::MaxOp{}"
-                   : op.opcode == "min"     ? "tilec::MinOp{}"
-                   : op.opcode == "xor_sum" ? "tilec::XorOp{}"
-                                            : combineLambda(op, in->type.cudaElem());
-  *out_ << "  const " << r->type.cudaElem() << " " << nameOf(r) << " = tilec::reduce_tile<" << L
-        << ">(" << arr << ", " << fn << ", tid, smem);\n";
+  std::string fn = combiner(op, in->type.cudaElem());
+  if (r->type.isScalar()) {
+    *out_ << "  const " << T << " " << name << " = tilec::reduce_tile<" << L << ">(" << arr << ", "
+          << fn << ", tid, smem);\n";
+    return;
+  }
+  // One dimension of a rank-2 tile: the result is held in the slice layout.
+  std::string dim = op.attrs[0].str();
+  needSmem("tilec::axis_scratch_bytes<" + L + ", " + dim + ", " + T + ">()");
+  *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
+  *out_ << "  tilec::reduce_axis<" << L << ", " << dim << ">(" << arr << ", " << name << ", " << fn
+        << ", tid, smem);\n";
 }
 
 void KernelEmitter::emitScan(const Op &op) {
   comment(op);
   const Value *r = op.result;
   std::string L = layoutOf(r), name = nameOf(r), T = r->type.cudaElem();
-  std::string fn = op.opcode == "cumsum" ? "tilec::SumOp{}" : combineLambda(op, T);
+  std::string fn = combiner(op, T);
   *out_ << "  " << T << " " << name << "[" << L << "::ELEMS];\n";
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name

@@ -94,7 +94,7 @@ private:
   void emitScan(const Op &op);
   void emitAtomic(const Op &op);
   void emitRelayout(const Op &op);
-  std::string combineLambda(const Op &op, const std::string &elemType);
+  std::string combiner(const Op &op, const std::string &elemType);
   void emitIf(const Op &op);
   void emitRegion(const Region &r);
   std::string nested(const Region &r, const std::function<void()> &after);
