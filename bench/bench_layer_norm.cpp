@@ -130,20 +130,8 @@ template <int BLOCK> void bench_all(int cols, cudaStream_t s) {
 } // namespace
 
 int main() {
-  try {
-    std::string why;
-    if (!tilec::gpu_available(&why)) {
-      std::fprintf(stderr, "SKIPPED: no GPU (%s)\n", why.c_str());
-      return 77;
-    }
-    cudaStream_t s;
-    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return bench::run_on_gpu("bench_layer_norm", [](cudaStream_t s) {
     bench_all<4096>(4096, s);
     bench_all<8192>(8192, s);
-    CHECK_CUDA(cudaStreamDestroy(s));
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "bench_layer_norm: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -74,21 +74,9 @@ template <int BLOCK> void bench_all(int cols, cudaStream_t s) {
 } // namespace
 
 int main() {
-  try {
-    std::string why;
-    if (!tilec::gpu_available(&why)) {
-      std::fprintf(stderr, "SKIPPED: no GPU (%s)\n", why.c_str());
-      return 77;
-    }
-    cudaStream_t s;
-    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return bench::run_on_gpu("bench_softmax", [](cudaStream_t s) {
     bench_all<1024>(1024, s);
     bench_all<4096>(4096, s);
     bench_all<16384>(16384, s);
-    CHECK_CUDA(cudaStreamDestroy(s));
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "bench_softmax: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -1,6 +1,8 @@
 // bench_util.cpp - see bench_util.h.
 #include "bench_util.h"
 
+#include <tilec/runtime.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -68,6 +70,24 @@ double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup
   for (cudaEvent_t e : ev)
     CHECK_CUDA(cudaEventDestroy(e));
   return median(ms);
+}
+
+int run_on_gpu(const char *name, const std::function<void(cudaStream_t)> &body) {
+  try {
+    std::string why;
+    if (!tilec::gpu_available(&why)) {
+      std::fprintf(stderr, "SKIPPED: no GPU (%s)\n", why.c_str());
+      return 77;
+    }
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    body(s);
+    CHECK_CUDA(cudaStreamDestroy(s));
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 1;
+  }
+  return 0;
 }
 
 } // namespace bench

@@ -46,4 +46,8 @@ size_t buffer_sets(size_t bytes);
 double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup = 10,
                  int reps = 50);
 
+/// The body of a benchmark's main: exits 77 ("SKIPPED") without a GPU, otherwise runs
+/// `body` on a fresh non-blocking stream; any exception is reported under `name` (exit 1).
+int run_on_gpu(const char *name, const std::function<void(cudaStream_t)> &body);
+
 } // namespace bench

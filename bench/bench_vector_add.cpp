@@ -192,30 +192,17 @@ int main() {
     std::perror("bench: temporary cache dir");
     return 1;
   }
-  int rc = 0;
-  try {
-    std::string why;
-    if (!tilec::gpu_available(&why)) {
-      std::fprintf(stderr, "SKIPPED: no GPU (%s)\n", why.c_str());
-      rc = 77;
-    } else {
-      cudaStream_t s;
-      CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-      // Create the context and load the driver before timing the first compile.
-      launch_empty_kernels(1, s);
-      CHECK_CUDA(cudaStreamSynchronize(s));
-      bench_compile(s);
-      bench_launch_overhead(s);
-      for (int log2n : {24, 28}) {
-        bench_all_configs<float>(log2n, s);
-        bench_all_configs<tl::half>(log2n, s);
-      }
-      CHECK_CUDA(cudaStreamDestroy(s));
+  int rc = bench::run_on_gpu("bench_vector_add", [](cudaStream_t s) {
+    // Create the context and load the driver before timing the first compile.
+    launch_empty_kernels(1, s);
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    bench_compile(s);
+    bench_launch_overhead(s);
+    for (int log2n : {24, 28}) {
+      bench_all_configs<float>(log2n, s);
+      bench_all_configs<tl::half>(log2n, s);
     }
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "bench_vector_add: %s\n", e.what());
-    rc = 1;
-  }
+  });
   std::error_code ec;
   std::filesystem::remove_all(cache, ec);
   return rc;
