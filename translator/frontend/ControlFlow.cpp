@@ -80,14 +80,11 @@ void Lowerer::startControlFlow(Op *op, const Stmt *s, const Carried &c, std::str
 Region *Lowerer::openRegion(Op *op, const Carried &c, bool withArgs, Value *leading) {
   op->regions.push_back(std::make_unique<Region>());
   Region *r = op->regions.back().get();
-  if (leading) {
-    leading->argOf = op;
+  if (leading)
     r->args.push_back(leading);
-  }
   if (withArgs)
     for (size_t i = 0; i < c.vars.size(); ++i) {
       Value *a = k_.newValue(c.inits[i]->type, c.vars[i]->getNameAsString());
-      a->argOf = op;
       r->args.push_back(a);
       vars_[c.vars[i]] = a;
     }

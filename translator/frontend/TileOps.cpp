@@ -68,7 +68,6 @@ bool Lowerer::lowerCombine(const Expr *fnExpr, const ElemType &t, Op *op) {
   Type scalar{t, false, false, {}};
   for (int i = 0; i < 2; ++i) {
     Value *a = k_.newValue(scalar, c.helper->getParamDecl(unsigned(i))->getNameAsString());
-    a->argOf = op;
     r->args.push_back(a);
   }
   k_.insertion.push_back(r);

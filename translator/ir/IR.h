@@ -70,7 +70,6 @@ struct Value {
   Type type;
   std::string name;    // the C++ variable it was bound to, or empty
   Op *def = nullptr;   // null for region arguments
-  Op *argOf = nullptr; // the For/If whose region defines this argument
   int uses = 0;
   AxisInfo info;
   int layout = -1; // index into Kernel::layouts for tiles
@@ -99,10 +98,8 @@ struct Op {
   clang::SourceLocation loc;
   unsigned line = 0;   // presumed line in the input file
   std::string srcText; // the C++ expression this op came from (for comments)
-  // Memory ops (set by layout assignment): elements per vector access and whether the mask
-  // is constant over each access.
+  // Loads and stores (set by layout assignment): elements per vector access.
   SymExpr accessWidth = 1;
-  SymExpr maskUniform = 0; // a constexpr bool expression, 0 or 1 when known
 };
 
 /// A layout for tiles of one shape: how a program instance's threads hold its elements
