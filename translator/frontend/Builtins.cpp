@@ -15,32 +15,40 @@ const std::set<std::string> kFloatMath = {"exp", "exp2", "log", "log2",    "sqrt
 const std::set<std::string> kBinaryFns = {"maximum", "minimum", "cdiv", "umulhi"};
 } // namespace
 
-Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
-  const std::string &n = c.name;
-  unsigned nargs = call->getNumArgs();
+unsigned Lowerer::givenArgs(const CallExpr *call) {
   // Calls in non-template kernels are resolved and spell out the header's default arguments
   // (store's `mask = true`); the translator applies its own defaults.
-  while (nargs > 0 && isa<CXXDefaultArgExpr>(call->getArg(nargs - 1)))
-    --nargs;
+  unsigned n = call->getNumArgs();
+  while (n > 0 && isa<CXXDefaultArgExpr>(call->getArg(n - 1)))
+    --n;
+  return n;
+}
+
+bool Lowerer::wantArgs(const CallExpr *call, const Callee &c, unsigned lo, unsigned hi) {
+  unsigned n = givenArgs(call);
+  if (n >= lo && n <= hi)
+    return true;
+  std::string count =
+      lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+  error(call, "tl::" + c.name + " takes " + count + (hi == 1 ? " argument, " : " arguments, ") +
+                  std::to_string(n) + " given");
+  return false;
+}
+
+bool Lowerer::wantTemplateArgCount(const CallExpr *call, const Callee &c, size_t count) {
+  if (c.templateArgs.size() == count)
+    return true;
+  error(call, "tl::" + c.name + " takes " + std::to_string(count) + " template argument" +
+                  (count == 1 ? "" : "s"));
+  return false;
+}
+
+Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
+  const std::string &n = c.name;
+  unsigned nargs = givenArgs(call);
   auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
-  auto want = [&](unsigned lo, unsigned hi) {
-    if (nargs < lo || nargs > hi) {
-      error(call,
-            "tl::" + n + " takes " +
-                (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                " arguments, " + std::to_string(nargs) + " given");
-      return false;
-    }
-    return true;
-  };
-  auto wantTemplateArgs = [&](size_t count) {
-    if (c.templateArgs.size() != count) {
-      error(call, "tl::" + n + " takes " + std::to_string(count) + " template argument" +
-                      (count == 1 ? "" : "s"));
-      return false;
-    }
-    return true;
-  };
+  auto want = [&](unsigned lo, unsigned hi) { return wantArgs(call, c, lo, hi); };
+  auto wantTemplateArgs = [&](size_t count) { return wantTemplateArgCount(call, c, count); };
   const Type scalarInt{ElemType::known(ScalarKind::I32), false, false, {}};
 
   if (n == "program_id" || n == "num_programs") {

@@ -84,6 +84,12 @@ public:
   Value *inlineBody(const clang::FunctionDecl *fd, const std::vector<Value *> &args,
                     const clang::Expr *at);
 
+  /// Arguments a call gives (without the header's defaults clang spells out in resolved calls).
+  static unsigned givenArgs(const clang::CallExpr *call);
+  /// Reports "tl::f takes lo to hi arguments, n given" and returns false when the count is off.
+  bool wantArgs(const clang::CallExpr *call, const Callee &c, unsigned lo, unsigned hi);
+  bool wantTemplateArgCount(const clang::CallExpr *call, const Callee &c, size_t count);
+
   // --- shape operations (ShapeOps.cpp) ---
   static bool isShapeOpName(const std::string &name);
   Value *lowerShapeOp(const clang::CallExpr *call, const Callee &callee);

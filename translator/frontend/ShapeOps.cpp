@@ -16,24 +16,9 @@ bool Lowerer::isShapeOpName(const std::string &n) {
 
 Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
-  unsigned nargs = call->getNumArgs();
   auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
-  auto want = [&](unsigned count) {
-    if (nargs != count) {
-      error(call, "tl::" + n + " takes " + std::to_string(count) + " argument" +
-                      (count == 1 ? "" : "s") + ", " + std::to_string(nargs) + " given");
-      return false;
-    }
-    return true;
-  };
-  auto wantTemplateArgs = [&](size_t count) {
-    if (c.templateArgs.size() != count) {
-      error(call, "tl::" + n + " takes " + std::to_string(count) + " template argument" +
-                      (count == 1 ? "" : "s"));
-      return false;
-    }
-    return true;
-  };
+  auto want = [&](unsigned count) { return wantArgs(call, c, count, count); };
+  auto wantTemplateArgs = [&](size_t count) { return wantTemplateArgCount(call, c, count); };
   if (n == "expand_dims") {
     if (!want(1) || !wantTemplateArgs(1))
       return nullptr;
