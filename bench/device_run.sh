@@ -69,6 +69,10 @@ bench_tilec() {
   # Appended: one JSON-lines file per provider keeps $OUT's file count low.
   "$BUILD/bench/bench_softmax" >>"$OUT/bench_tilec.jsonl" || rc=1
   "$BUILD/bench/bench_layer_norm" >>"$OUT/bench_tilec.jsonl" || rc=1
+  # Built once bench/CMakeLists.txt switches it on (the translator lowering tl::dot).
+  if [[ -x $BUILD/bench/bench_matmul ]]; then
+    "$BUILD/bench/bench_matmul" >>"$OUT/bench_tilec.jsonl" || rc=1
+  fi
   return $rc
 }
 bench_triton() {
@@ -76,6 +80,7 @@ bench_triton() {
   $py "$ROOT/bench/triton_torch.py" >"$OUT/bench_triton_torch.jsonl" || rc=1
   $py "$ROOT/bench/peers/softmax.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   $py "$ROOT/bench/peers/layer_norm.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
+  $py "$ROOT/bench/peers/matmul.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   return $rc
 }
 step "bench tilec" "$OUT/bench.log" bench_tilec

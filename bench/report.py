@@ -3,8 +3,9 @@
 
 usage: report.py FILE.jsonl...   (lines that are not JSON objects are ignored)
 
-Columns: name | tilec | triton | torch | unit | % of copy ceiling. Where a provider has
-several rows of one name (tilec's configs), the best is shown and its config listed below.
+Columns: name | tilec | triton | torch | unit | tilec vs triton, torch | % of copy ceiling.
+"vs" is how many times better tilec is (above 1: faster). Where a provider has several rows
+of one name (tilec's configs), the best is shown and its config listed below.
 """
 import json
 import sys
@@ -36,6 +37,13 @@ def better(unit, a, b):
     return a > b if unit.endswith("/s") else a < b
 
 
+def ratio(unit, tilec, peer):
+    """tilec relative to a peer, above 1 when tilec is better; "-" when either is missing."""
+    if tilec is None or peer is None or tilec <= 0 or peer <= 0:
+        return "-"
+    return f"{(tilec / peer if unit.endswith('/s') else peer / tilec):.2f}x"
+
+
 def fmt(v):
     return "-" if v is None else (f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}")
 
@@ -59,8 +67,9 @@ def main(paths):
     ceiling_note = "measured" if ceiling else "anchor, not measured in this run"
     ceiling = ceiling or ANCHOR_CEILING_GBS
 
-    print("| name | tilec | triton | torch | unit | % of copy ceiling (tilec / triton / torch) |")
-    print("|---|---|---|---|---|---|")
+    print("| name | tilec | triton | torch | unit | tilec vs triton, torch "
+          "| % of copy ceiling (tilec / triton / torch) |")
+    print("|---|---|---|---|---|---|---|")
     for name in order:
         cells = [best.get((name, p)) for p in PROVIDERS]
         unit = next(c["unit"] for c in cells if c)
@@ -68,7 +77,8 @@ def main(paths):
         pct = ""
         if unit == "GB/s" and name != CEILING_NAME:
             pct = " / ".join("-" if v is None else f"{100 * v / ceiling:.0f}%" for v in values)
-        print(f"| {name} | " + " | ".join(fmt(v) for v in values) + f" | {unit} | {pct} |")
+        vs = ", ".join(ratio(unit, values[0], v) for v in values[1:]) if values[0] else ""
+        print(f"| {name} | " + " | ".join(fmt(v) for v in values) + f" | {unit} | {vs} | {pct} |")
 
     print(f"\nCopy ceiling: {ceiling:.0f} GB/s ({ceiling_note}).")
     notes = [(n, best[(n, "tilec")]["note"]) for n in order

@@ -22,6 +22,7 @@ KERNELS=(
   'examples/softmax/softmax.cpp'
   'examples/layer_norm/layer_norm.cpp'
   'examples/dropout/dropout.cpp'
+  'examples/matmul/matmul.cpp'
 )
 # Kernel sources of tests that launch on a GPU: every .cpp under these folders that defines a
 # TILEC_KERNEL is translated as well.

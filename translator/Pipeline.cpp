@@ -4,16 +4,18 @@
 //   verify      structural checks (ir/Printer.cpp)
 //   axis-info   contiguity / divisibility / constancy (analysis/AxisInfo.cpp)
 //   layout      thread layouts and global access widths (transforms/LayoutAssignment.cpp)
+//   pipeline    loads that feed tl::dot go to shared memory stages ahead (transforms/PipelineLoads.cpp)
 //   (then codegen/: CUDA, launcher header, AOT unit)
 #include "Pipeline.h"
 
 #include "analysis/AxisInfo.h"
 #include "transforms/LayoutAssignment.h"
+#include "transforms/PipelineLoads.h"
 
 namespace tilec {
 
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> names = {"frontend", "axis-info", "layout"};
+  static const std::vector<std::string> names = {"frontend", "axis-info", "layout", "pipeline"};
   return names;
 }
 
@@ -31,6 +33,8 @@ std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump
   if (std::string err = runLayoutAssignment(k, where); !err.empty())
     return err;
   after("layout");
+  runPipelineLoads(k);
+  after("pipeline");
   return "";
 }
 

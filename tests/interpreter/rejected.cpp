@@ -48,6 +48,20 @@ void reject() {
   auto r = tl::atomic_add(cp + i4, 1.0f);
 #elif defined(REJECT_ATOMIC_TYPE)
   auto r = tl::atomic_max(static_cast<double *>(nullptr), 1.0);
+#elif defined(REJECT_DOT_RANK)
+  auto r = tl::dot(f4, f4);
+#elif defined(REJECT_DOT_K)
+  auto r = tl::dot(tl::zeros<tl::half, 16, 32>(), tl::zeros<tl::half, 16, 16>());
+#elif defined(REJECT_DOT_TYPES)
+  auto r = tl::dot(tl::zeros<tl::half, 16, 16>(), tl::zeros<tl::bfloat16, 16, 16>());
+#elif defined(REJECT_DOT_ELEM)
+  auto r = tl::dot(tl::zeros<int32_t, 16, 16>(), tl::zeros<int32_t, 16, 16>());
+#elif defined(REJECT_DOT_ACC_TYPE)
+  auto r = tl::dot(tl::zeros<int8_t, 16, 16>(), tl::zeros<int8_t, 16, 16>(),
+                   tl::zeros<float, 16, 16>());
+#elif defined(REJECT_DOT_ACC_SHAPE)
+  auto r = tl::dot(tl::zeros<tl::half, 16, 16>(), tl::zeros<tl::half, 16, 32>(),
+                   tl::zeros<float, 16, 16>());
 #else
   int r = 0;
 #endif

@@ -34,6 +34,31 @@ template <class L, class T> __device__ void int_tile_ops(T *out, unsigned char *
   out[tid] = tilec::reduce_tile<L>(v, tilec::XorOp{}, tid, smem);
 }
 
+// Rank-2 tiles: scans along either axis (forward and reverse), arg reductions along either
+// axis, and device_print / device_assert of every kind of operand.
+template <class P, class T> __device__ void rank2_ops(T *out, int *index, unsigned char *smem) {
+  const int tid = threadIdx.x;
+  T v[P::ELEMS];
+#pragma unroll
+  for (int i = 0; i < P::ELEMS; ++i)
+    v[i] = tilec::cast<T>(P::row(tid, i) - P::col(tid, i));
+  int rows[tilec::Slice<P, 1>::ELEMS], cols[tilec::Slice<P, 0>::ELEMS];
+  tilec::arg_reduce_axis<P, 1, true, T, false>(v, rows, tid, smem);
+  tilec::arg_reduce_axis<P, 0, false, T, false>(v, cols, tid, smem);
+  tilec::scan_axis<P, 1, T, tilec::SumOp>(v, tilec::SumOp{}, tid, smem);
+  tilec::scan_axis<P, 0, T, tilec::MaxOp, true>(v, tilec::MaxOp{}, tid, smem);
+  tilec::scan_axis<P, 0, T, tilec::SumOp>(v, tilec::SumOp{}, tid, smem);
+  tilec::scan_axis<P, 1, T, tilec::MinOp, true>(v, tilec::MinOp{}, tid, smem);
+  if (P::owner(tid))
+    tilec::device_print("v", P::row(tid, 0), P::col(tid, 0), v[0]);
+  tilec::device_print("rows", tilec::Slice<P, 1>::coord(tid, 0), rows[0]);
+  tilec::device_print("out", out);
+  if (!(rows[0] >= 0))
+    tilec::device_assert_fail("negative index", "instantiate.cu", 1, "rank2_ops", 0);
+  out[tid] = v[P::ELEMS - 1];
+  index[tid] = rows[0] + cols[0];
+}
+
 template <class T> __device__ void scalar_atomics(T *p, T *out) {
   T r = tilec::atomic_add(p, T(1));
   r += tilec::atomic_max(p, T(2));
@@ -85,6 +110,19 @@ __global__ void __launch_bounds__(1024) instantiate_1024(float *f, int8_t *c, in
   tile_ops<tilec::Blocked1D<512, 1024, 4>, float>(f, index, smem);  // replicated, 16 warps each
   tile_ops<tilec::Blocked1D<8192, 1024, 4>, double>(reinterpret_cast<double *>(f), index, smem);
   tile_ops<tilec::Blocked1D<2048, 1024, 16>, int8_t>(c, index, smem);
+}
+
+__global__ void __launch_bounds__(256)
+    instantiate_rank2(float *f, __half *h, double *d, int *i, bool *b, uint8_t *u, int *index) {
+  __shared__ alignas(16) unsigned char smem[16384];
+  rank2_ops<tilec::Blocked2D<32, 128, 256, 4>, float>(f, index, smem);  // warps down columns
+  rank2_ops<tilec::Blocked2D<16, 1024, 256, 4>, float>(f, index, smem); // warps along rows
+  rank2_ops<tilec::Blocked2D<4, 64, 256, 4>, float>(f, index, smem);    // rows repeat
+  rank2_ops<tilec::Blocked2D<64, 8, 256, 2>, __half>(h, index, smem);   // narrow rows
+  rank2_ops<tilec::Blocked2D<16, 16, 256, 1>, double>(d, index, smem);
+  rank2_ops<tilec::Blocked2D<128, 64, 256, 4>, int>(i, index, smem);
+  tilec::device_print("b", 3, b[0]);
+  tilec::device_print("u", u[0]);
 }
 
 __global__ void random_numbers(uint4 *words, float *u, float *n, float4 *u4, float4 *n4,

@@ -35,6 +35,11 @@ AxisInfo binaryInfo(const Op &op) {
     r.divisibility = symGcd(a.divisibility, b.divisibility);
   } else if (o == "*") {
     r.divisibility = a.divisibility * b.divisibility;
+  } else if (o == "%" && op.operands[1]->type.isScalar()) {
+    // Runs stay consecutive between multiples of the divisor: keep the aligned sub-runs.
+    SymExpr aligned = symGcd(a.divisibility, b.divisibility);
+    r.contiguity = symGcd(a.contiguity, aligned);
+    r.divisibility = aligned;
   } else if (o == "<" || o == "<=" || o == ">" || o == ">=" || o == "==" || o == "!=") {
     // A contiguous run compared with a value constant over it flips at most once, at a
     // boundary both sides' divisibility respect.
@@ -48,9 +53,33 @@ AxisInfo binaryInfo(const Op &op) {
   return r;
 }
 
-} // namespace
 
-void runAxisInfo(Kernel &k) {
+/// What holds for every iteration's value of a loop's carried tile `arg`: its initial value's
+/// facts, when each iteration keeps it or adds a scalar to it (a pointer that advances).
+AxisInfo carriedInfo(const Value *arg, const Value *init, const Value *next) {
+  if (next == arg)
+    return init->info;
+  const Op *step = next->def;
+  if (!step || step->operands.size() != 2 || step->operands[0] != arg ||
+      !step->operands[1]->type.isScalar())
+    return AxisInfo{};
+  AxisInfo r = init->info;
+  const AxisInfo &s = step->operands[1]->info;
+  if (step->kind == OpKind::AddPtr) {
+    SymExpr elemBytes = arg->type.elem.bits() ? SymExpr(arg->type.elem.bits() / 8)
+                                              : SymExpr::expr(arg->type.elem.sizeofExpr(), true);
+    if (!s.divisibility.isConst(SymExpr::kUnbounded))
+      r.divisibility = symGcd(r.divisibility, s.divisibility * elemBytes);
+    return r;
+  }
+  if (step->kind == OpKind::Binary && (step->opcode == "+" || step->opcode == "-")) {
+    r.divisibility = symGcd(r.divisibility, s.divisibility);
+    return r;
+  }
+  return AxisInfo{};
+}
+
+void analyzeOnce(Kernel &k) {
   walk(k, [&](const Op &cop) {
     Op &op = const_cast<Op &>(cop);
     // Values defined by control flow are not analyzed (nothing known), except a loop's
@@ -60,6 +89,10 @@ void runAxisInfo(Kernel &k) {
       iv->info.divisibility =
           symGcd(op.operands[0]->info.divisibility, op.operands[2]->info.divisibility);
       iv->info.constancy = kAll;
+      const Region &body = *op.regions[0];
+      for (size_t j = 0; j < op.results.size(); ++j)
+        if (op.results[j]->type.isTile() && body.yields.size() == op.results.size())
+          body.args[j + 1]->info = carriedInfo(body.args[j + 1], op.operands[3 + j], body.yields[j]);
     }
     for (auto &r : op.regions)
       for (Value *a : r->args)
@@ -127,8 +160,10 @@ void runAxisInfo(Kernel &k) {
       SymExpr elemBytes = SymExpr::expr(res->type.elem.sizeofExpr(), true);
       if (res->type.elem.bits())
         elemBytes = SymExpr(res->type.elem.bits() / 8);
-      r.contiguity = symGcd(o.contiguity, p.constancy);
-      r.divisibility = symGcd(p.divisibility, o.divisibility * elemBytes);
+      r.contiguity = symMax(symGcd(o.contiguity, p.constancy), symGcd(p.contiguity, o.constancy));
+      r.divisibility = o.divisibility.isConst(SymExpr::kUnbounded)
+                           ? p.divisibility
+                           : symGcd(p.divisibility, o.divisibility * elemBytes);
       r.constancy = symGcd(p.constancy, o.constancy);
       break;
     }
@@ -157,6 +192,15 @@ void runAxisInfo(Kernel &k) {
     }
     res->info = r;
   });
+}
+
+} // namespace
+
+void runAxisInfo(Kernel &k) {
+  // Twice: a loop's carried values depend on how its body advances them, which the first
+  // pass computes (facts only flow forward otherwise).
+  for (int pass = 0; pass < 2; ++pass)
+    analyzeOnce(k);
 }
 
 } // namespace tilec

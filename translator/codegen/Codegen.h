@@ -18,6 +18,10 @@ struct EmitOptions {
 /// The readable .cu: one __global__ template per kernel.
 std::string emitCuda(const std::vector<const Kernel *> &kernels, const EmitOptions &opts);
 
+/// Bytes of dynamic shared memory the kernel's pipelined loops need, as a C++ expression over
+/// its template parameters and `numStages`; empty when it needs none.
+std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages);
+
 /// The launcher header: the .cu text embedded, one typed launcher per kernel.
 std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,
                          const EmitOptions &opts);

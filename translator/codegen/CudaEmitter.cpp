@@ -15,7 +15,7 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::NumPrograms || op->kind == OpKind::Reduce ||
                             op->kind == OpKind::Scan || op->kind == OpKind::Atomic ||
                             op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
-                            op->kind == OpKind::Reshape;
+                            op->kind == OpKind::Reshape || op->kind == OpKind::Dot;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -24,9 +24,15 @@ void KernelEmitter::decideMaterialization() {
          op->kind == OpKind::Trans || op->kind == OpKind::Reshape) &&
         op->operands[0]->def && op->operands[0]->def->kind != OpKind::Param)
       arrays_.insert(op->operands[0]->id);
-    if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || op->kind == OpKind::Scan ||
+    bool rank1Scan = op->kind == OpKind::Scan && op->result->type.shape.size() == 1;
+    if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || rank1Scan ||
         (op->kind == OpKind::Atomic && op->result->type.isScalar()))
       needSmem("tilec::kScratchBytes");
+    // tl::dot writes register operands to shared memory from arrays.
+    if (op->kind == OpKind::Dot)
+      for (size_t j = 0; j < 2; ++j)
+        if (op->operands[j]->def && !op->operands[j]->def->asyncCopy)
+          arrays_.insert(op->operands[j]->id);
     // Loads and stores take their masks, `other` tiles and stored values as arrays.
     if (op->kind == OpKind::Load || op->kind == OpKind::Store)
       for (size_t j = 1; j < op->operands.size(); ++j)
@@ -119,6 +125,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Param:
   case OpKind::Load:
   case OpKind::Store:
+  case OpKind::Dot:
     break;
   }
   return "/*unreachable*/";
@@ -133,7 +140,9 @@ void KernelEmitter::comment(const Op &op) {
 
 void KernelEmitter::emitOp(const Op &op) {
   if (op.kind == OpKind::For)
-    return emitFor(op);
+    return op.pipelined ? emitPipelinedFor(op) : emitFor(op);
+  if (op.kind == OpKind::Dot)
+    return emitDot(op);
   if (op.kind == OpKind::If)
     return emitIf(op);
   if (op.kind == OpKind::While)
@@ -148,6 +157,8 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitRelayout(op);
   if (op.kind == OpKind::Scan)
     return emitScan(op);
+  if (op.kind == OpKind::Print || op.kind == OpKind::Assert)
+    return emitDebug(op);
   if (op.kind == OpKind::Atomic)
     return emitAtomic(op);
   if (op.kind == OpKind::Load)
@@ -183,19 +194,11 @@ std::string KernelEmitter::nested(const Region &r, const std::function<void()> &
   emitRegion(r);
   after();
   out_ = saved;
-  std::string text = inner.str(), indented;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-    indented += (line.empty() || line[0] == '#' ? "" : "  ") + line + "\n";
-    pos = nl == std::string::npos ? text.size() : nl + 1;
-  }
-  return indented;
+  return indent(inner.str());
 }
 
 std::string KernelEmitter::run() {
-  for (const char *n : {"tid", "i", "THREADS", "NUM_WARPS", "NUM_STAGES", "DIV16", "smem"})
+  for (const char *n : {"tid", "i", "THREADS", "NUM_WARPS", "NUM_STAGES", "DIV16", "smem", "dsmem"})
     names_.reserve(n);
   for (auto &tp : k_.templateParams)
     names_.reserve(tp.name);
@@ -238,6 +241,13 @@ std::string KernelEmitter::run() {
   for (size_t i = 0; i < k_.layouts.size(); ++i) {
     const Layout &l = k_.layouts[i];
     std::string name = layoutName(int(i));
+    if (l.kind == Layout::Kind::Mma) {
+      os << "  // " << name << ": a [" << l.shape[0].str() << ", " << l.shape[1].str()
+         << "] tl::dot result, as the tensor cores' mma.sync accumulators hold it\n";
+      os << "  using " << name << " = tilec::MmaLayout<" << l.shape[0].str() << ", "
+         << l.shape[1].str() << ", THREADS>;\n";
+      continue;
+    }
     if (l.kind == Layout::Kind::Slice) {
       std::string parent = layoutName(l.parent);
       os << "  // " << name << ": the " << (l.dim == 1 ? "rows" : "columns") << " of " << parent
@@ -271,6 +281,10 @@ std::string KernelEmitter::run() {
        << "  // use ends with a barrier, so they share one buffer, sized for the largest.\n"
        << "  __shared__ alignas(16) unsigned char smem[" << bytes << "];\n";
   }
+  if (std::string dyn = dynamicSmemBytes(k_, "NUM_STAGES"); !dyn.empty())
+    os << "  // Dynamic shared memory for pipelined loads: " << dyn << " bytes (the launcher\n"
+       << "  // passes that size).\n"
+       << "  extern __shared__ __align__(16) unsigned char dsmem[];\n";
   os << "\n";
   os << body << "}\n";
   return os.str();

@@ -18,7 +18,7 @@ std::string KernelEmitter::combiner(const Op &op, const std::string &elemType) {
   if (op.opcode == "xor_sum")
     return "tilec::XorOp{}";
   if (op.opcode == "cumprod")
-    return "[](" + elemType + " a, " + elemType + " b) { return a * b; }";
+    return "tilec::ProdOp{}"; // (a lambda could not appear in decltype before C++20)
   const Region &r = *op.regions[0];
   std::string name = names_.fresh("combine");
   std::string a = nameOf(r.args[0]), b = nameOf(r.args[1]);
@@ -36,9 +36,18 @@ void KernelEmitter::emitReduce(const Op &op) {
   std::string L = layoutOf(in), arr = nameOf(in), T = r->type.cudaElem(), name = nameOf(r);
   if (op.opcode == "argmax" || op.opcode == "argmin") {
     // NaNs are ignored, as by tl::max / tl::min (and the interpreter).
-    *out_ << "  const int " << name << " = tilec::arg_reduce_tile<" << L << ", "
-          << (op.opcode == "argmax" ? "true" : "false") << ", " << in->type.cudaElem()
-          << ", /*NAN_WINS=*/false>(" << arr << ", tid, smem);\n";
+    std::string isMax = op.opcode == "argmax" ? "true" : "false", inT = in->type.cudaElem();
+    if (r->type.isScalar()) {
+      *out_ << "  const int " << name << " = tilec::arg_reduce_tile<" << L << ", " << isMax << ", "
+            << inT << ", /*NAN_WINS=*/false>(" << arr << ", tid, smem);\n";
+      return;
+    }
+    // Indices along one dimension of a rank-2 tile, held in the slice layout.
+    std::string dim = op.attrs[0].str();
+    needSmem("tilec::arg_axis_scratch_bytes<" + L + ", " + dim + ", " + inT + ">()");
+    *out_ << "  int " << name << "[" << layoutOf(r) << "::ELEMS];\n";
+    *out_ << "  tilec::arg_reduce_axis<" << L << ", " << dim << ", " << isMax << ", " << inT
+          << ", /*NAN_WINS=*/false>(" << arr << ", " << name << ", tid, smem);\n";
     return;
   }
   std::string fn = combiner(op, in->type.cudaElem());
@@ -64,9 +73,19 @@ void KernelEmitter::emitScan(const Op &op) {
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name
         << "[i] = " << elem(op.operands[0], "i") << ";\n";
-  *out_ << "  tilec::scan_tile<" << L << ", " << T << ", decltype(" << fn << ")"
-        << (op.attrs[0].isConst(0) ? "" : ", true") << ">(" << name << ", " << fn
-        << ", tid, smem);\n";
+  const SymExpr &rev = op.attrs[0]; // a constant or a template parameter
+  std::string reverse = rev.isConst(0)  ? ""
+                        : rev.isConst() ? ", true"
+                                        : ", bool(" + rev.str() + ")";
+  if (r->type.shape.size() == 2) { // along one dimension of a rank-2 tile
+    std::string dim = op.attrs[1].str();
+    needSmem("tilec::scan_axis_bytes<" + L + ", " + dim + ", " + T + ">()");
+    *out_ << "  tilec::scan_axis<" << L << ", " << dim << ", " << T << ", decltype(" << fn << ")"
+          << reverse << ">(" << name << ", " << fn << ", tid, smem);\n";
+    return;
+  }
+  *out_ << "  tilec::scan_tile<" << L << ", " << T << ", decltype(" << fn << ")" << reverse << ">("
+        << name << ", " << fn << ", tid, smem);\n";
 }
 
 /// Conversions, transposes and reshapes: elements change threads through shared memory.

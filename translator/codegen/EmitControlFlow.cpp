@@ -35,6 +35,8 @@ void KernelEmitter::assignYields(const Op &op, const Region &r, size_t firstInit
     const Value *y = r.yields[i];
     if (nameOf(y) == nameOf(op.results[i]) || y == op.operands[firstInit + i])
       continue; // unchanged
+    if (!yieldFilter_.empty() && !yieldFilter_[i])
+      continue; // the other part of a pipelined loop copies it
     bool otherCarried = false;
     for (size_t j = 0; j < op.results.size(); ++j)
       otherCarried |= j != i && nameOf(y) == nameOf(op.results[j]);

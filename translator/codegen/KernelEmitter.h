@@ -30,6 +30,19 @@ inline bool isOperatorToken(const std::string &op) {
   return !op.empty() && !std::isalpha(static_cast<unsigned char>(op[0]));
 }
 
+/// `text` one level deeper (two spaces; preprocessor lines stay in column 0).
+inline std::string indent(const std::string &text) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    out += (line.empty() || line[0] == '#' ? "" : "  ") + line + "\n";
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  return out;
+}
+
 inline std::string oneLine(const std::string &s) {
   std::string out;
   bool space = false;
@@ -95,7 +108,22 @@ private:
   void emitAtomic(const Op &op);
   void emitRelayout(const Op &op);
   std::string combiner(const Op &op, const std::string &elemType);
+  void emitDebug(const Op &op); // tl::device_print / device_assert (EmitDebug.cpp)
   void emitIf(const Op &op);
+  // tl::dot and pipelined loops (EmitDot.cpp)
+  struct PipelinedLoad {
+    std::string tile;   // its SmemTile type
+    std::string stages; // the first of its ring of stage buffers
+  };
+  std::map<int, PipelinedLoad> pipelinedLoads_; // by the load's value id
+  std::string readStage_, writeStage_;          // stage indices while a pipelined loop is emitted
+  std::vector<bool> yieldFilter_;               // non-empty: assignYields copies only these
+  std::string smemTileType(const Value *operand);
+  void emitDot(const Op &op);
+  std::string stageOf(const Value *load);
+  void emitAsyncCopy(const Op &op);
+  void emitPart(const Op &loop, bool producer);
+  void emitPipelinedFor(const Op &op);
   void emitRegion(const Region &r);
   std::string nested(const Region &r, const std::function<void()> &after);
   void declareCarried(const Op &op, size_t firstInit);

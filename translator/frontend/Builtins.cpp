@@ -120,6 +120,12 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   }
   if (isShapeOpName(n))
     return lowerShapeOp(call, c);
+  if (isDebugOpName(n)) {
+    lowerDebugOp(call, c);
+    return nullptr;
+  }
+  if (n == "dot")
+    return lowerDot(call, c);
   if (n == "load") {
     if (!want(1, 3))
       return nullptr;

@@ -157,21 +157,34 @@ void Lowerer::lowerFor(const Stmt *s) {
   if (auto *fs = dyn_cast<ForStmt>(s)) {
     // for (int i = lo; i CMP hi; i += step / i++ / i -= step / i--)
     auto *init = dyn_cast_or_null<DeclStmt>(fs->getInit());
-    auto *cond = dyn_cast_or_null<BinaryOperator>(fs->getCond());
-    if (!init || !init->isSingleDecl() || !cond || !fs->getInc()) {
+    // The condition is a BinaryOperator, or an operator call when its bound is a dependent
+    // call (`k < tl::cdiv(K, BLOCK_K)` in a template).
+    const Expr *condLhs = nullptr, *condRhs = nullptr;
+    const Expr *condExpr = fs->getCond() ? fs->getCond()->IgnoreImplicit() : nullptr;
+    if (auto *bo = dyn_cast_or_null<BinaryOperator>(condExpr);
+        bo && bo->isComparisonOp() && bo->getOpcode() != BO_EQ) {
+      condLhs = bo->getLHS(), condRhs = bo->getRHS();
+      cmp = BinaryOperator::getOpcodeStr(bo->getOpcode()).str();
+    } else if (auto *oc = dyn_cast_or_null<CXXOperatorCallExpr>(condExpr);
+               oc && oc->getNumArgs() == 2) {
+      BinaryOperatorKind k = BinaryOperator::getOverloadedOpcode(oc->getOperator());
+      if (oc->isComparisonOp() && k != BO_EQ) {
+        condLhs = oc->getArg(0), condRhs = oc->getArg(1);
+        cmp = BinaryOperator::getOpcodeStr(k).str();
+      }
+    }
+    if (!init || !init->isSingleDecl() || !condLhs || !fs->getInc()) {
       error(s, "loops must have the form 'for (int i = lo; i < hi; i += step)'");
       return;
     }
     iv = dyn_cast<VarDecl>(init->getSingleDecl());
-    auto *condVar = dyn_cast<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts());
-    if (!iv || !iv->hasInit() || !condVar || condVar->getDecl() != iv || !cond->isComparisonOp() ||
-        cond->getOpcode() == BO_EQ) {
+    auto *condVar = dyn_cast<DeclRefExpr>(condLhs->IgnoreParenImpCasts());
+    if (!iv || !iv->hasInit() || !condVar || condVar->getDecl() != iv) {
       error(s, "loops must have the form 'for (int i = lo; i < hi; i += step)'");
       return;
     }
-    cmp = BinaryOperator::getOpcodeStr(cond->getOpcode()).str();
     lo = lowerExpr(iv->getInit());
-    hi = lowerExpr(cond->getRHS());
+    hi = lowerExpr(condRhs);
     const Expr *inc = fs->getInc()->IgnoreParenImpCasts();
     bool negate = false;
     if (auto *uo = dyn_cast<UnaryOperator>(inc); uo && uo->isIncrementDecrementOp()) {

@@ -94,9 +94,19 @@ public:
   static bool isShapeOpName(const std::string &name);
   Value *lowerShapeOp(const clang::CallExpr *call, const Callee &callee);
 
+  // --- tl::dot (DotOps.cpp) ---
+  Value *lowerDot(const clang::CallExpr *call, const Callee &callee);
+
+  // --- tl::device_print, tl::device_assert (DebugOps.cpp) ---
+  static bool isDebugOpName(const std::string &name);
+  void lowerDebugOp(const clang::CallExpr *call, const Callee &callee);
+
   // --- reductions, scans, random numbers, atomics (TileOps.cpp) ---
   static bool isTileOpName(const std::string &name);
   Value *lowerTileOp(const clang::CallExpr *call, const Callee &callee);
+  /// cumsum / cumprod / associative_scan of `t` along `axis` (`reverse` from the template).
+  Value *lowerScan(const clang::CallExpr *call, const Callee &callee, Value *t, int axis,
+                   const SymExpr &reverse);
   /// Builds `op`'s region from a TILEC_FUNC combine(a, b) on scalars of type `t`.
   bool lowerCombine(const clang::Expr *fn, const ElemType &t, Op *op);
 

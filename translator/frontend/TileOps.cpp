@@ -1,8 +1,9 @@
-// tl:: reductions, scans, random numbers and atomics -> tile IR (rank-1 tiles and scalars).
+// tl:: reductions, scans, random numbers and atomics -> tile IR.
 //
 //   tl::max(row)                   %7 = reduce "max" %5:row : float
 //   tl::reduce<0>(t, combine)      %9 = reduce "reduce" %5 { ^(%a, %b) ... yield %c }
-//   tl::cumsum<0>(t)               %4 = scan "cumsum" %3 [0] : tile<int, BLOCK>
+//   tl::cumsum<0>(t)               %4 = scan "cumsum" %3 [0] [0] : tile<int, BLOCK>
+//   tl::argmax<1>(v)               %6 = reduce "argmax" %5:v [1] : tile<int, BM>
 //   tl::rand(seed, offs)           %6 = random "rand" %1:seed, %5:offs : tile<float, BLOCK>
 //   tl::atomic_add(p + offs, v, m) %8 = atomic "add" %6, %7, %5 : tile<float, BLOCK>
 #include "frontend/Lowerer.h"
@@ -89,6 +90,34 @@ bool Lowerer::lowerCombine(const Expr *fnExpr, const ElemType &t, Op *op) {
   return true;
 }
 
+Value *Lowerer::lowerScan(const CallExpr *call, const Callee &c, Value *t, int axis,
+                          const SymExpr &reverse) {
+  const std::string &n = c.name;
+  Value *in = n == "associative_scan" ? t : castTo(t, scanType(n, t->type.elem), call);
+  if (!in)
+    return nullptr;
+  Type type = in->type;
+  if (type.shape.size() == 2 && type.shape[size_t(axis)].isConst(1))
+    return in; // every element is its own scan
+  // The long axis of a [1, N] or [M, 1] tile: scan it as a rank-1 tile (such tiles often live
+  // in a rank-1 or slice layout, which the rank-2 scan does not take).
+  bool unit = type.shape.size() == 2 && type.shape[size_t(1 - axis)].isConst(1);
+  if (unit) {
+    Type flat{type.elem, false, false, {type.shape[size_t(axis)]}};
+    in = emit(OpKind::Reshape, {in}, flat, call)->result;
+  }
+  Op *op = emit(OpKind::Scan, {in}, in->type, call);
+  op->opcode = n;
+  op->attrs = {reverse, SymExpr(unit ? 0 : axis)};
+  if (n == "associative_scan" && !lowerCombine(call->getArg(1), in->type.elem, op))
+    return nullptr;
+  if (!unit)
+    return op->result;
+  Op *e = emit(OpKind::ExpandDims, {op->result}, type, call);
+  e->attrs = {SymExpr(1 - axis)};
+  return e->result;
+}
+
 Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
   unsigned nargs = call->getNumArgs();
@@ -122,16 +151,26 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
                       (rank > 1 ? " or 1" : "") + ")");
       return nullptr;
     }
-    if (rank == 2 && (!hasAxis || n == "argmax" || n == "argmin" || kScans.count(n))) {
-      error(call, std::string("tl::") + n +
-                      (kScans.count(n) || n == "argmax" || n == "argmin"
-                           ? " on rank-2 tiles is not supported by the translator yet"
-                           : ": reduce rank-2 tiles one axis at a time (tl::" + n + "<1>(t))"));
+    if (kScans.count(n))
+      return lowerScan(call, c, t, int(axis->value()), *flag);
+    if (rank == 2 && !hasAxis) {
+      error(call, "tl::" + n + ": reduce rank-2 tiles one axis at a time (tl::" + n + "<1>(t))");
+      return nullptr;
+    }
+    bool arg = n == "argmax" || n == "argmin";
+    if (rank == 2 && (t->type.shape[0].isConst(1) || t->type.shape[1].isConst(1))) {
+      error(call, "tl::" + n + " of a " + t->type.shapeStr() +
+                      " tile is not supported by the translator yet; reduce the rank-1 tile "
+                      "before tl::expand_dims");
+      return nullptr;
+    }
+    if (n == "xor_sum" && !t->type.elem.isInteger()) {
+      error(call->getArg(0), "tl::xor_sum needs an integer tile");
       return nullptr;
     }
     if (kReductions.count(n) && rank == 2) {
       ElemType rt = reductionType(n, t->type.elem);
-      Value *in = castTo(t, rt, call);
+      Value *in = arg ? t : castTo(t, rt, call); // arg reductions compare the values as given
       Type resultType{rt, false, false, {t->type.shape[size_t(1 - axis->value())]}};
       Op *op = emit(OpKind::Reduce, {in}, resultType, call);
       op->opcode = n;
@@ -148,12 +187,8 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       return op->result;
     }
     if (kReductions.count(n)) {
-      if ((n == "xor_sum") && !t->type.elem.isInteger()) {
-        error(call->getArg(0), "tl::xor_sum needs an integer tile");
-        return nullptr;
-      }
       ElemType rt = reductionType(n, t->type.elem);
-      Value *in = (n == "argmax" || n == "argmin") ? t : castTo(t, rt, call);
+      Value *in = arg ? t : castTo(t, rt, call);
       Op *op = emit(OpKind::Reduce, {in}, Type{rt, false, false, {}}, call);
       op->opcode = n;
       op->attrs = {*axis};
@@ -164,13 +199,6 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
             ->result;
       return op->result;
     }
-    Value *in = n == "associative_scan" ? t : castTo(t, scanType(n, t->type.elem), call);
-    Op *op = emit(OpKind::Scan, {in}, in->type, call);
-    op->opcode = n;
-    op->attrs = {*flag};
-    if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
-      return nullptr;
-    return op->result;
   }
 
   if (kRandom.count(n)) {

@@ -54,6 +54,12 @@ const char *opKindName(OpKind k) {
     return "random";
   case OpKind::Atomic:
     return "atomic";
+  case OpKind::Dot:
+    return "dot";
+  case OpKind::Print:
+    return "print";
+  case OpKind::Assert:
+    return "assert";
   case OpKind::For:
     return "for";
   case OpKind::If:
@@ -101,6 +107,34 @@ static bool insertInto(Region &r, Op *user, std::unique_ptr<Op> &op) {
         return true;
   }
   return false;
+}
+
+static bool insertAfter(Region &r, const Op *def, std::unique_ptr<Op> &op) {
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    if (r.ops[i].get() == def) {
+      r.ops.insert(r.ops.begin() + long(i) + 1, std::move(op));
+      return true;
+    }
+    for (auto &sub : r.ops[i]->regions)
+      if (insertAfter(*sub, def, op))
+        return true;
+  }
+  return false;
+}
+
+Value *Kernel::convertAfterDef(Value *v, int layout) {
+  auto op = std::make_unique<Op>();
+  op->kind = OpKind::ConvertLayout;
+  op->operands = {v};
+  op->loc = v->def->loc;
+  op->line = v->def->line;
+  op->result = newValue(v->type);
+  op->result->def = op.get();
+  op->result->layout = layout;
+  op->result->info = v->info;
+  v->uses++;
+  Value *out = op->result;
+  return insertAfter(body, v->def, op) ? out : nullptr;
 }
 
 Value *Kernel::convertBefore(Op *user, Value *v, int layout) {

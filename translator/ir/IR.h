@@ -40,9 +40,14 @@ enum class OpKind {
   Trans,         // rank-2 transpose (through shared memory)
   Reshape,       // same elements in row-major order, another shape (through shared memory)
   Reduce,        // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
-  Scan,          // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse
+  Scan,          // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse,
+                 // attr[1] the axis
   Random,        // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
   Atomic,        // `opcode` add/max/min/xchg/cas; operands: ptrs, [cmp,] value [, mask]
+  Dot,           // a [M, K] x b [K, N] + acc [M, N] on tensor cores; `opcode` the float
+                 // precision ("tf32" or "ieee"); operands: a, b, acc
+  Print,         // tl::device_print: `opcode` the message; operands: the values printed
+  Assert,        // tl::device_assert: `opcode` the message; operand: the condition
   For,           // operands: lower, upper, step, carried inits; region 0 args: induction var,
                  // carried values; `opcode` the comparison ("<", ">", ...)
   If,            // operands: condition, carried inits; regions: then, else
@@ -100,15 +105,22 @@ struct Op {
   std::string srcText; // the C++ expression this op came from (for comments)
   // Loads and stores (set by layout assignment): elements per vector access.
   SymExpr accessWidth = 1;
+  // Software pipelining (set by PipelineLoads). A For: its loads that feed tl::dot are
+  // copied to shared memory NUM_STAGES - 1 iterations ahead (`pipelined`), and
+  // `producerCarried[i]` says carried variable i only serves those copies (pointers that
+  // advance). An op in such a loop's body: `stage` says which part of the iteration runs it.
+  bool pipelined = false;
+  std::vector<bool> producerCarried;
+  enum class Stage { Consumer, Producer, Both } stage = Stage::Consumer;
+  bool asyncCopy = false; // a Load whose tile goes to shared memory (cp.async)
 };
 
-/// A layout for tiles of one shape: how a program instance's threads hold its elements
-/// (see templates/tilec/device/layout.cuh).
 /// A layout for tiles: how a program instance's threads hold the elements
 /// (templates/tilec/device/layout.cuh, layout2d.cuh).
 struct Layout {
-  enum class Kind { Blocked, Slice } kind = Kind::Blocked;
-  std::vector<SymExpr> shape; // Blocked: the tile shape (rank 1 or 2)
+  // Mma: where mma.sync leaves tl::dot results (templates/tilec/device/mma_layout.cuh).
+  enum class Kind { Blocked, Slice, Mma } kind = Kind::Blocked;
+  std::vector<SymExpr> shape; // Blocked, Mma: the tile shape (rank 1 or 2; Mma rank 2)
   SymExpr maxVec = 1;         // Blocked: widest run of consecutive elements one thread holds
   int parent = -1;            // Slice: the rank-2 blocked layout
   int dim = 0;                // Slice: the dimension of the parent that is reduced / expanded
@@ -141,6 +153,9 @@ struct Kernel {
   Region &current() { return insertion.empty() ? body : *insertion.back(); }
   /// Inserts a ConvertLayout of `v` right before `user` and makes `user` read it instead.
   Value *convertBefore(Op *user, Value *v, int layout);
+  /// Inserts a ConvertLayout of `v` right after its definition (so that a loop does not
+  /// repeat it); users are left to the caller. Null if `v` has no defining op.
+  Value *convertAfterDef(Value *v, int layout);
 };
 
 /// Visits every op in program order, nested regions right after their op.

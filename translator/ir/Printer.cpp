@@ -46,6 +46,14 @@ static void printOp(std::ostringstream &os, const Op &op, const std::string &ind
     os << " constexpr(" << op.constexprCond << ")";
   if (op.unrolled)
     os << " unrolled";
+  if (op.pipelined)
+    os << " pipelined";
+  if (op.asyncCopy)
+    os << " async";
+  if (op.stage == Op::Stage::Producer)
+    os << " producer";
+  else if (op.stage == Op::Stage::Both)
+    os << " producer+consumer";
   if (op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms)
     os << " axis=" << op.axis;
   for (size_t i = 0; i < op.operands.size(); ++i)
@@ -81,6 +89,9 @@ std::string printKernel(const Kernel &k) {
     const Layout &l = k.layouts[i];
     if (l.kind == Layout::Kind::Slice)
       os << "  layout #" << i << " slice #" << l.parent << " dim=" << l.dim << "\n";
+    else if (l.kind == Layout::Kind::Mma)
+      os << "  layout #" << i << " mma" << Type{ElemType(), false, false, l.shape}.shapeStr()
+         << "\n";
     else
       os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, l.shape}.shapeStr()
          << " max_vec=" << l.maxVec.str() << "\n";
@@ -98,7 +109,8 @@ std::string verifyKernel(const Kernel &k) {
       if (!v)
         err = std::string("null operand in ") + opKindName(op.kind);
     bool noResult = op.kind == OpKind::Store || op.kind == OpKind::For || op.kind == OpKind::If ||
-                    op.kind == OpKind::While || op.kind == OpKind::Return;
+                    op.kind == OpKind::While || op.kind == OpKind::Return ||
+                    op.kind == OpKind::Print || op.kind == OpKind::Assert;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)

@@ -82,6 +82,16 @@ private:
     k_.layouts.push_back(l);
     return int(k_.layouts.size()) - 1;
   }
+  int mma(const std::vector<SymExpr> &shape) {
+    for (size_t i = 0; i < k_.layouts.size(); ++i)
+      if (k_.layouts[i].kind == Layout::Kind::Mma && sameShape(k_.layouts[i].shape, shape))
+        return int(i);
+    Layout l;
+    l.kind = Layout::Kind::Mma;
+    l.shape = shape;
+    k_.layouts.push_back(l);
+    return int(k_.layouts.size()) - 1;
+  }
   int slice(int parent, int dim) {
     for (size_t i = 0; i < k_.layouts.size(); ++i)
       if (k_.layouts[i].kind == Layout::Kind::Slice && k_.layouts[i].parent == parent &&
@@ -149,6 +159,15 @@ std::string Assigner::run(const Op **where) {
           g_.unite(op.results[i]->id, r->yields[i]->id);
       }
     }
+  });
+
+  // A dot's result is its accumulator updated in place: they share the mma layout, which
+  // anchors their group before any blocked layout can.
+  walk(k_, [&](const Op &op) {
+    if (op.kind != OpKind::Dot)
+      return;
+    g_.unite(op.result->id, op.operands[2]->id);
+    groupLayout_[g_.find(op.result->id)] = mma(op.result->type.shape);
   });
 
   // 2. Anchors: rank-2 tiles without a unit dimension get the blocked layout of their shape.
@@ -227,6 +246,14 @@ std::string Assigner::run(const Op **where) {
   walk(k_, [&](const Op &cop) {
     Op *op = const_cast<Op *>(&cop);
     const Value *in = op->operands.empty() ? nullptr : op->operands[0];
+    bool reorders = op->kind == OpKind::Reduce || op->kind == OpKind::Scan ||
+                    op->kind == OpKind::Trans || op->kind == OpKind::Reshape;
+    if (reorders && in->type.isTile() && in->layout >= 0 &&
+        k_.layouts[size_t(in->layout)].kind == Layout::Kind::Mma && err.empty()) {
+      conflictAt_ = op;
+      err = "this operation on a tl::dot result (or a tile computed from one) is not "
+            "translated yet: reductions, scans, trans and reshape need a blocked tile";
+    }
     if (op->kind == OpKind::ExpandDims && in->layout != op->result->layout)
       todo.push_back({op, op->result->layout});
     if (op->kind == OpKind::Reduce && op->result->type.isScalar() &&
@@ -247,8 +274,26 @@ std::string Assigner::run(const Op **where) {
       *where = conflictAt_;
     return err;
   }
-  for (auto &[op, layout] : todo)
-    k_.convertBefore(op, op->operands[0], layout);
+  // An expand_dims operand is converted once, where it is defined: not again in each user,
+  // and not inside a loop when the operand comes from before it.
+  std::map<std::pair<int, int>, Value *> converted; // (value id, layout) -> converted value
+  for (auto &[op, layout] : todo) {
+    Value *in = op->operands[0];
+    if (op->kind != OpKind::ExpandDims || !in->def || in->def->kind == OpKind::Param) {
+      k_.convertBefore(op, in, layout);
+      continue;
+    }
+    Value *&out = converted[{in->id, layout}];
+    if (!out)
+      out = k_.convertAfterDef(in, layout);
+    if (!out) {
+      k_.convertBefore(op, in, layout);
+      continue;
+    }
+    op->operands[0] = out;
+    out->uses++;
+    in->uses--;
+  }
   return "";
 }
 

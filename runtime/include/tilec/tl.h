@@ -16,6 +16,7 @@
 #include <tilec/tl/atomic.h>
 #include <tilec/tl/creation.h>
 #include <tilec/tl/debug.h>
+#include <tilec/tl/dot.h>
 #include <tilec/tl/elementwise.h>
 #include <tilec/tl/hints.h>
 #include <tilec/tl/macros.h>

@@ -33,6 +33,15 @@ struct SumOp {
   }
 };
 
+struct ProdOp {
+  template <class T> __device__ T operator()(T a, T b) const {
+    if constexpr (is_16bit_float_v<T>)
+      return cast<T>(to_float(a) * to_float(b));
+    else
+      return T(a * b);
+  }
+};
+
 /// Like fmaxf for floats: a NaN operand yields the other.
 struct MaxOp {
   template <class T> __device__ T operator()(T a, T b) const { return maximum(a, b); }

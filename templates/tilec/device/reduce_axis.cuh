@@ -3,10 +3,12 @@
 // In three steps, as far as each is needed: inside a thread (the elements it holds along the
 // reduced dimension), across the lanes of a warp that share the kept coordinate (xor
 // shuffles), across warps (through shared memory). Every thread ends with the full result for
-// each kept coordinate it covers, which is the Slice layout's promise.
+// each kept coordinate it covers, which is the Slice layout's promise. arg_reduce_axis
+// reduces (value, index) pairs the same way, for argmax / argmin.
 #pragma once
 
 #include <tilec/device/layout2d.cuh>
+#include <tilec/device/reduce.cuh>
 
 namespace tilec {
 
@@ -37,7 +39,7 @@ __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned 
       // Lanes of one row differ in lane % TW1.
 #pragma unroll
       for (int off = P::TW1 / 2; off > 0; off /= 2)
-        acc = op(acc, __shfl_xor_sync(0xffffffffu, acc, off));
+        acc = op(acc, shfl_xor(acc, off));
       out[j] = acc;
     }
     if constexpr (P::W1 > 1) {
@@ -71,7 +73,7 @@ __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned 
       constexpr int LANE_ROWS = int(cmin(P::TW0, P::ROWS));
 #pragma unroll
       for (int s = LANE_ROWS / 2; s > 0; s /= 2)
-        acc = op(acc, __shfl_xor_sync(0xffffffffu, acc, s * P::TW1));
+        acc = op(acc, shfl_xor(acc, s * P::TW1));
       out[j] = acc;
     }
     // Warp rows that hold different rows of the tile.
@@ -99,6 +101,30 @@ __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned 
       __syncthreads();
     }
   }
+}
+
+/// Shared memory arg_reduce_axis<P, DIM, IS_MAX, T> needs.
+template <class P, int DIM, class T> __host__ __device__ constexpr int arg_axis_scratch_bytes() {
+  return axis_scratch_bytes<P, DIM, detail::ArgCandidate<T>>();
+}
+
+/// out[j] (j < Slice<P, DIM>::ELEMS) = the index along DIM (a column for DIM 1, a row for
+/// DIM 0) of the largest (IS_MAX) or smallest element of the P tile `v` in the row or column
+/// that slice element j stands for, with arg_reduce_tile's rules (ties to the smallest index,
+/// NAN_WINS). Same contract as reduce_axis; `smem` holds arg_axis_scratch_bytes<P, DIM, T>().
+template <class P, int DIM, bool IS_MAX, class T, bool NAN_WINS = true>
+__device__ inline void arg_reduce_axis(const T *v, int *out, int tid, unsigned char *smem) {
+  static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
+  using C = detail::ArgCandidate<T>;
+  C cand[P::ELEMS];
+#pragma unroll
+  for (int i = 0; i < P::ELEMS; ++i)
+    cand[i] = C{v[i], DIM == 1 ? P::col(tid, i) : P::row(tid, i)};
+  C best[Slice<P, DIM>::ELEMS];
+  reduce_axis<P, DIM>(cand, best, detail::ArgCombine<IS_MAX, T, NAN_WINS>{}, tid, smem);
+#pragma unroll
+  for (int j = 0; j < Slice<P, DIM>::ELEMS; ++j)
+    out[j] = best[j].index;
 }
 
 } // namespace tilec

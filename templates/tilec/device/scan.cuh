@@ -25,8 +25,9 @@ namespace detail {
 /// the logically earlier threads of the group (`has_prefix` false for the first one), and
 /// `total` the group's combination. `slots` holds GROUP / 32 values of shared memory; when
 /// GROUP > 32 this holds one __syncthreads, after which the caller must not write `slots`
-/// again before another barrier.
-template <int GROUP, bool REVERSE, class T, class Op>
+/// again before another barrier. COPIES: the groups hold copies of one tile, so only the
+/// first writes `slots`; otherwise every group writes the slots it is given.
+template <int GROUP, bool REVERSE, bool COPIES = true, class T, class Op>
 __device__ inline void group_scan(T x, Op op, int tid, T *slots, bool &has_prefix, T &prefix,
                                   T &total) {
   constexpr int LANES = GROUP < WARP_SIZE ? GROUP : WARP_SIZE; // lanes of a group in a warp
@@ -50,7 +51,7 @@ __device__ inline void group_scan(T x, Op op, int tid, T *slots, bool &has_prefi
   if constexpr (GROUP > WARP_SIZE) {
     constexpr int WARPS = GROUP / WARP_SIZE;
     const int warp = logical / WARP_SIZE; // logical warp in the group
-    if (tid < GROUP && lq == LANES - 1)
+    if ((!COPIES || tid < GROUP) && lq == LANES - 1)
       slots[warp] = x;
     __syncthreads();
     // Each warp scans the warps' totals itself: lane l holds total l (mod WARPS).

@@ -1,0 +1,197 @@
+// mma.cuh: tl::dot on tensor cores (mma.sync, sm_80 and newer) with operands in shared
+// memory (SmemTile) and the accumulator in registers (MmaLayout).
+//
+// Each warp computes its WARP_M x WARP_N block of the result, K_STEP columns of A at a time:
+// A fragments (16 x K_STEP) are read with ldmatrix; B fragments (K_STEP x 8) with
+// ldmatrix.trans for 16-bit types and element by element otherwise; then one mma per
+// 16 x 8 fragment. The instruction per element type:
+//   half, bfloat16  m16n8k16, float accumulators
+//   float           m16n8k8 tf32 (operands rounded to tf32), or CUDA-core FMAs when exact
+//                   float is asked for (DotIeee)
+//   int8, uint8     m16n8k32, int32 accumulators
+#pragma once
+
+#include <tilec/device/mma_layout.cuh>
+#include <tilec/device/smem_tile.cuh>
+#include <tilec/device/types.cuh>
+
+namespace tilec {
+
+/// Float operands: tensor cores at tf32 precision (the default) or exact float FMAs.
+struct DotTf32 {};
+struct DotIeee {};
+
+__device__ inline unsigned smem_address(const void *p) {
+  return unsigned(__cvta_generic_to_shared(p));
+}
+
+/// Four 8 x 8 matrices of 16-bit elements; lane l gives the address of row l % 8 of matrix l / 8.
+__device__ inline void ldmatrix_x4(unsigned (&r)[4], const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_address(p)));
+}
+__device__ inline void ldmatrix_x4_trans(unsigned (&r)[4], const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_address(p)));
+}
+__device__ inline void ldmatrix_x2_trans(unsigned (&r)[2], const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(smem_address(p)));
+}
+
+/// One m16n8 mma: d = a * b + d.
+__device__ inline void mma_atom(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2],
+                                __half) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ inline void mma_atom(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2],
+                                __nv_bfloat16) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ inline void mma_atom(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2],
+                                float) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ inline void mma_atom(int (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2],
+                                int8_t) {
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ inline void mma_atom(int (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2],
+                                uint8_t) {
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+__device__ inline unsigned to_tf32(unsigned bits) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(bits)));
+  return r;
+}
+
+/// The bits of one element, zero-extended.
+template <class T> __device__ inline unsigned raw_bits(const T *p) {
+  if constexpr (sizeof(T) == 1)
+    return *reinterpret_cast<const unsigned char *>(p);
+  else if constexpr (sizeof(T) == 2)
+    return *reinterpret_cast<const unsigned short *>(p);
+  else
+    return *reinterpret_cast<const unsigned *>(p);
+}
+
+/// B fragment (K_STEP x 8 at (k0, n0)) gathered element by element: register j holds the
+/// 4 / sizeof(T) consecutive k's at k0 + j * K_STEP / 2 + (l % 4) * (4 / sizeof(T)), column
+/// n0 + l / 4.
+template <class Tile, class T>
+__device__ inline void gather_b(unsigned (&b)[2], const T *sb, int k0, int n0, int lane) {
+  constexpr int PER = 4 / int(sizeof(T));
+  constexpr int K_STEP = 2 * Tile::CHUNK;
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+    unsigned packed = 0;
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const T *e = sb + Tile::offset(k0 + j * (K_STEP / 2) + (lane % 4) * PER + p, n0 + lane / 4);
+      packed |= raw_bits(e) << (8 * int(sizeof(T)) * p);
+    }
+    b[j] = packed;
+  }
+}
+
+/// acc += A * B for this warp's block, with A ([M, K]) and B ([K, N]) in shared memory.
+template <class L, class TileA, class TileB, class T, class Acc, class Precision = DotTf32>
+__device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
+  static_assert(TileA::ROWS == L::ROWS && TileB::COLS == L::COLS && TileA::COLS == TileB::ROWS,
+                "tl::dot shapes: [M, K] x [K, N] -> [M, N]");
+  constexpr int K = TileA::COLS;
+  constexpr int K_STEP = 2 * TileA::CHUNK; // 16 for 16-bit types, 8 for float, 32 for 8-bit
+  static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
+                                 "for float and 32 for 8-bit integers");
+  const int lane = tid % 32;
+  const int m0 = L::warp_m(tid) * L::WARP_M, n0 = L::warp_n(tid) * L::WARP_N;
+#pragma unroll
+  for (int k = 0; k < K; k += K_STEP) {
+    unsigned a[L::MT][4];
+#pragma unroll
+    for (int mt = 0; mt < L::MT; ++mt) {
+      ldmatrix_x4(a[mt], sa + TileA::offset(m0 + mt * 16 + lane % 16,
+                                            k + (lane / 16) * TileA::CHUNK));
+      if constexpr (sizeof(T) == 4)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          a[mt][j] = to_tf32(a[mt][j]);
+    }
+    unsigned b[L::NT][2];
+    if constexpr (sizeof(T) == 2 && L::NT % 2 == 0) {
+#pragma unroll
+      for (int nt = 0; nt < L::NT; nt += 2) {
+        unsigned r[4];
+        ldmatrix_x4_trans(r, sb + TileB::offset(k + ((lane / 8) % 2) * 8 + lane % 8,
+                                                n0 + nt * 8 + (lane / 16) * 8));
+        b[nt][0] = r[0], b[nt][1] = r[1], b[nt + 1][0] = r[2], b[nt + 1][1] = r[3];
+      }
+    } else if constexpr (sizeof(T) == 2) {
+#pragma unroll
+      for (int nt = 0; nt < L::NT; ++nt) {
+        unsigned r[2];
+        ldmatrix_x2_trans(r, sb + TileB::offset(k + ((lane / 8) % 2) * 8 + lane % 8, n0 + nt * 8));
+        b[nt][0] = r[0], b[nt][1] = r[1];
+      }
+    } else {
+#pragma unroll
+      for (int nt = 0; nt < L::NT; ++nt) {
+        gather_b<TileB>(b[nt], sb, k, n0 + nt * 8, lane);
+        if constexpr (sizeof(T) == 4)
+          b[nt][0] = to_tf32(b[nt][0]), b[nt][1] = to_tf32(b[nt][1]);
+      }
+    }
+#pragma unroll
+    for (int mt = 0; mt < L::MT; ++mt)
+#pragma unroll
+      for (int nt = 0; nt < L::NT; ++nt)
+        mma_atom(*reinterpret_cast<Acc(*)[4]>(&acc[(mt * L::NT + nt) * 4]), a[mt], b[nt], T{});
+  }
+}
+
+/// Exact float: acc += A * B with one FMA per product, each thread for its own elements.
+template <class L, class TileA, class TileB>
+__device__ inline void fma_block(const float *sa, const float *sb, float *acc, int tid) {
+#pragma unroll 1
+  for (int k = 0; k < TileA::COLS; ++k)
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; ++i)
+      acc[i] = fmaf(sa[TileA::offset(L::row(tid, i), k)], sb[TileB::offset(k, L::col(tid, i))],
+                    acc[i]);
+}
+
+/// tl::dot of operands staged in shared memory: tensor cores, or FMAs for exact float.
+template <class L, class TileA, class TileB, class Precision, class T, class Acc>
+__device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
+  if constexpr (sizeof(T) == 4 && is_same_v<Precision, DotIeee>)
+    fma_block<L, TileA, TileB>(sa, sb, acc, tid);
+  else
+    mma_block<L, TileA, TileB, T, Acc>(sa, sb, acc, tid);
+}
+
+/// Shared memory a tl::dot of register operands needs for staging them.
+template <class TileA, class TileB> __host__ __device__ constexpr int dot_scratch_bytes() {
+  return TileA::BYTES + TileB::BYTES;
+}
+
+} // namespace tilec

@@ -1,0 +1,111 @@
+// tl::dot on the GPU against a double reference: every operand type, register operands and
+// pipelined loops, sizes that are not multiples of the tile, outputs poisoned first.
+#include "device_buffer.h"
+#include "dot.tilec.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <type_traits>
+
+namespace {
+
+template <class T> std::vector<T> random_matrix(size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<T> v(count);
+  if constexpr (std::is_integral_v<T>) {
+    std::uniform_int_distribution<int> d(-128, 127);
+    for (T &x : v)
+      x = T(d(rng));
+  } else {
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    for (T &x : v)
+      x = T(d(rng));
+  }
+  return v;
+}
+
+template <class T> double as_double(T x) {
+  if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>)
+    return double(x);
+  else
+    return double(float(x));
+}
+
+/// Compares c (m x n) with a @ b; `rel` is the allowed error relative to sum |a||b|.
+template <class T, class Acc>
+void expect_product(const std::vector<T> &a, const std::vector<T> &b, const std::vector<Acc> &c,
+                    int m, int n, int k, double rel, const std::string &what) {
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double ref = 0, mag = 0;
+      for (int p = 0; p < k; ++p) {
+        double x = as_double(a[size_t(i) * k + p]) * as_double(b[size_t(p) * n + j]);
+        ref += x, mag += std::fabs(x);
+      }
+      double got = double(c[size_t(i) * n + j]);
+      ASSERT_LE(std::fabs(got - ref), rel * mag + 1e-6)
+          << what << " at (" << i << ", " << j << "): got " << got << ", want " << ref;
+    }
+}
+
+template <int BM, int BN, int BK, class T, class Acc, bool IEEE = false>
+void check_tile(int m, int n, int k, int num_warps, double rel) {
+  auto a = random_matrix<T>(size_t(m) * k, 1 + m), b = random_matrix<T>(size_t(k) * n, 2 + n);
+  tilec_test::DeviceBuffer da(a.size() * sizeof(T)), db(b.size() * sizeof(T)),
+      dc(size_t(m) * n * sizeof(Acc));
+  da.upload(a), db.upload(b);
+  dc.fill(0xff);
+  dot_tile<BM, BN, BK, T, Acc, IEEE>(tilec::Grid{1}, nullptr, da.as<T>(), db.as<T>(),
+                                     dc.as<Acc>(), m, n, k, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  expect_product(a, b, dc.download<Acc>(), m, n, k, rel,
+                 "dot_tile " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                     std::to_string(k));
+}
+
+template <int BM, int BN, int BK, class T, class Acc>
+void check_loop(int m, int n, int k, int num_warps, int num_stages, double rel) {
+  auto a = random_matrix<T>(size_t(m) * k, 3 + k), b = random_matrix<T>(size_t(k) * n, 4 + m);
+  tilec_test::DeviceBuffer da(a.size() * sizeof(T)), db(b.size() * sizeof(T)),
+      dc(size_t(m) * n * sizeof(Acc));
+  da.upload(a), db.upload(b);
+  dc.fill(0xff);
+  tilec::Grid grid{uint32_t((m + BM - 1) / BM), uint32_t((n + BN - 1) / BN)};
+  dot_loop<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n, k,
+                               {.num_warps = num_warps, .num_stages = num_stages});
+  tilec_test::synchronize();
+  expect_product(a, b, dc.download<Acc>(), m, n, k, rel,
+                 "dot_loop " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                     std::to_string(k) + " stages " + std::to_string(num_stages));
+}
+
+#define REQUIRE_GPU()                                                                              \
+  do {                                                                                             \
+    std::string why;                                                                               \
+    if (!tilec::gpu_available(&why))                                                               \
+      GTEST_SKIP() << "no GPU: " << why;                                                           \
+  } while (0)
+
+TEST(GpuDot, RegisterOperands) {
+  REQUIRE_GPU();
+  check_tile<16, 16, 16, tl::half, float>(16, 16, 16, 1, 1e-5);
+  check_tile<64, 32, 32, tl::half, float>(50, 30, 20, 4, 1e-5);
+  check_tile<32, 64, 16, tl::bfloat16, float>(31, 64, 9, 4, 1e-5);
+  check_tile<32, 32, 32, float, float>(29, 17, 31, 4, 2e-3);       // tf32
+  check_tile<32, 32, 32, float, float, true>(29, 17, 31, 4, 1e-6); // exact float
+  check_tile<32, 32, 64, int8_t, int32_t>(32, 20, 50, 4, 0);
+  check_tile<128, 128, 32, tl::half, float>(128, 128, 32, 8, 1e-5);
+}
+
+TEST(GpuDot, PipelinedLoop) {
+  REQUIRE_GPU();
+  check_loop<64, 64, 32, tl::half, float>(100, 70, 130, 4, 3, 1e-5);
+  check_loop<64, 64, 32, tl::half, float>(64, 64, 1000, 4, 1, 1e-5); // one stage: two used
+  check_loop<128, 64, 32, tl::bfloat16, float>(257, 129, 96, 8, 4, 1e-5);
+  check_loop<32, 32, 16, float, float>(77, 45, 123, 4, 3, 2e-3);
+  check_loop<32, 64, 64, int8_t, int32_t>(65, 96, 300, 4, 2, 0);
+}
+
+} // namespace

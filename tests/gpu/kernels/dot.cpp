@@ -1,0 +1,50 @@
+// tl::dot on the GPU: one tile from register operands (the operands are staged through
+// shared memory by the dot itself), and a loop over K whose loads are pipelined.
+#include <tilec/tl.h>
+
+// c[:m, :n] = a[:m, :k] @ b[:k, :n] for one BM x BN x BK tile (m <= BM, n <= BN, k <= BK).
+template <int BM, int BN, int BK, class T, class Acc, bool IEEE>
+TILEC_KERNEL void dot_tile(const T *a, const T *b, Acc *c, int m, int n, int k) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto am = (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k);
+  auto av = tl::load(a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk), am, 0);
+  auto bm = (tl::expand_dims<1>(rk) < k) && (tl::expand_dims<0>(rn) < n);
+  auto bv = tl::load(b + tl::expand_dims<1>(rk) * n + tl::expand_dims<0>(rn), bm, 0);
+  auto acc = tl::zeros<Acc, BM, BN>();
+  if constexpr (IEEE)
+    acc = tl::dot(av, bv, acc, tl::precision::ieee);
+  else
+    acc = tl::dot(av, bv, acc);
+  auto cm = (tl::expand_dims<1>(tl::arange<0, BM>()) < m) &&
+            (tl::expand_dims<0>(tl::arange<0, BN>()) < n);
+  tl::store(c + tl::expand_dims<1>(tl::arange<0, BM>()) * n +
+                tl::expand_dims<0>(tl::arange<0, BN>()),
+            acc, cm);
+}
+
+// c = a @ b over a grid of BM x BN tiles, walking K in BK steps; rows, columns and K are
+// all masked, so any m, n, k work.
+template <int BM, int BN, int BK, class T, class Acc>
+TILEC_KERNEL void dot_loop(const T *a, const T *b, Acc *c, int m, int n, int k) {
+  int pid_m = tl::program_id(0);
+  int pid_n = tl::program_id(1);
+  auto rm = pid_m * BM + tl::arange<0, BM>();
+  auto rn = pid_n * BN + tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto a_ptrs = a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk);
+  auto b_ptrs = b + tl::expand_dims<1>(rk) * n + tl::expand_dims<0>(rn);
+  auto acc = tl::zeros<Acc, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto av = tl::load(a_ptrs, (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k - k0), 0);
+    auto bv = tl::load(b_ptrs, (tl::expand_dims<1>(rk) < k - k0) && (tl::expand_dims<0>(rn) < n), 0);
+    acc = tl::dot(av, bv, acc);
+    a_ptrs += BK;
+    b_ptrs += BK * n;
+  }
+  auto cm = pid_m * BM + tl::arange<0, BM>();
+  auto cn = pid_n * BN + tl::arange<0, BN>();
+  tl::store(c + tl::expand_dims<1>(cm) * n + tl::expand_dims<0>(cn), acc,
+            (tl::expand_dims<1>(cm) < m) && (tl::expand_dims<0>(cn) < n));
+}

@@ -1,0 +1,162 @@
+// Scans and arg reductions along each axis of rank-2 tiles on the GPU, against the interpreter
+// running the same kernels (kernels/rank2_scans.cpp) on the same inputs: exact for the
+// order-sensitive integer scans and for indices, within rounding for float sums and products
+// (the GPU combines in a tree). Shapes are not multiples of the block; layouts include rows
+// that repeat across threads, rows spread over several warps and narrow rows. Outputs are
+// poisoned on both sides, so an element one side writes and the other does not differs.
+#include "device_buffer.h"
+#include "rank2_scans.tilec.h"
+
+#include <tilec/interpret.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace host { // the kernels as the interpreter runs them
+#include "kernels/rank2_scans.cpp"
+} // namespace host
+
+namespace {
+
+#define REQUIRE_GPU()                                                                              \
+  do {                                                                                             \
+    std::string why_;                                                                              \
+    if (!tilec::gpu_available(&why_))                                                              \
+      GTEST_SKIP() << "no GPU: " << why_;                                                          \
+  } while (0)
+
+/// `count` elements of poison (all bytes 0xff: NaN floats, -1 integers).
+template <class T> std::vector<T> poisoned(size_t count) {
+  std::vector<T> v(count);
+  std::memset(static_cast<void *>(v.data()), 0xff, count * sizeof(T));
+  return v;
+}
+
+/// A device copy of `host` (poisoned when `host` is), downloaded again by `get()`.
+template <class T> struct Mirror {
+  explicit Mirror(const std::vector<T> &host) : buf(host.size() * sizeof(T)) { buf.upload(host); }
+  T *ptr() const { return buf.as<T>(); }
+  std::vector<T> get() const { return buf.download<T>(); }
+  tilec_test::DeviceBuffer buf;
+};
+
+/// Both NaN (poison, or NaN results), or within `rel` of the interpreter's value.
+void expect_close(const std::vector<float> &gpu, const std::vector<float> &want, double rel,
+                  const std::string &what) {
+  ASSERT_EQ(gpu.size(), want.size()) << what;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (std::isnan(want[i]) || std::isnan(gpu[i])) {
+      ASSERT_TRUE(std::isnan(want[i]) && std::isnan(gpu[i]))
+          << what << " element " << i << ": gpu " << gpu[i] << ", interpreter " << want[i];
+      continue;
+    }
+    ASSERT_NEAR(gpu[i], want[i], 1e-4 + rel * std::fabs(want[i])) << what << " element " << i;
+  }
+}
+
+template <int BM, int BN, bool REV> void check_float_scans(int m, int n, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "float_scans<" << BM << ", " << BN << ", " << REV
+                                  << "> m=" << m << " n=" << n << " warps=" << num_warps);
+  const int stride = n + 5, blocks = (m + BM - 1) / BM;
+  std::mt19937 rng(m * 131 + n);
+  std::uniform_real_distribution<float> dist(-0.5f, 0.5f);
+  std::vector<float> x(size_t(m) * stride);
+  for (float &v : x)
+    v = dist(rng);
+  auto row_sum = poisoned<float>(size_t(m) * n), col_sum = row_sum, col_prod = row_sum;
+  auto first = poisoned<float>(size_t(blocks) * n);
+  Mirror<float> dx(x), drow(row_sum), dcol(col_sum), dprod(col_prod), dfirst(first);
+  tilec::interpret::launch(host::float_scans<BM, BN, REV>, tilec::Grid{uint32_t(blocks)}, x.data(),
+                           row_sum.data(), col_sum.data(), col_prod.data(), first.data(), m, n,
+                           stride);
+  float_scans<BM, BN, REV>(tilec::Grid{uint32_t(blocks)}, nullptr, dx.ptr(), drow.ptr(), dcol.ptr(),
+                           dprod.ptr(), dfirst.ptr(), m, n, stride, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  expect_close(drow.get(), row_sum, 1e-4, "cumsum<1>");
+  expect_close(dcol.get(), col_sum, 1e-4, "cumsum<0>");
+  expect_close(dprod.get(), col_prod, 2e-4, "cumprod<0, true>");
+  expect_close(dfirst.get(), first, 1e-4, "cumsum<1> of a [1, BN] tile");
+}
+
+TEST(GpuRank2Scans, FloatSumsAndProducts) {
+  REQUIRE_GPU();
+  check_float_scans<32, 128, false>(100, 100, 4);  // rows over lanes, warps down the columns
+  check_float_scans<64, 256, true>(130, 256, 8);   // warps along rows and down columns
+  check_float_scans<4, 64, true>(37, 61, 4);       // rows repeat across threads
+  check_float_scans<16, 1024, false>(40, 1000, 8); // a row spans 8 warps
+  check_float_scans<128, 16, true>(300, 13, 4);    // narrow rows, several rows per thread
+  check_float_scans<8, 4, false>(9, 3, 1);
+}
+
+template <int BM, int BN> void check_ordered_scans(int m, int n, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "ordered_scans<" << BM << ", " << BN << "> m=" << m
+                                  << " n=" << n << " warps=" << num_warps);
+  std::mt19937 rng(m * 7 + n);
+  std::vector<uint32_t> x(size_t(m) * n);
+  for (uint32_t &v : x)
+    v = ((rng() | 1u) << 16) | (rng() & 0xffffu); // odd a: invertible maps
+  auto rows = poisoned<uint32_t>(x.size()), cols = rows;
+  Mirror<uint32_t> dx(x), drows(rows), dcols(cols);
+  const uint32_t blocks = uint32_t((m + BM - 1) / BM);
+  tilec::interpret::launch(host::ordered_scans<BM, BN>, tilec::Grid{blocks}, x.data(), rows.data(),
+                           cols.data(), m, n);
+  ordered_scans<BM, BN>(tilec::Grid{blocks}, nullptr, dx.ptr(), drows.ptr(), dcols.ptr(), m, n,
+                        {.num_warps = num_warps});
+  tilec_test::synchronize();
+  EXPECT_EQ(drows.get(), rows) << "associative_scan<1>";
+  EXPECT_EQ(dcols.get(), cols) << "associative_scan<0, true>";
+}
+
+TEST(GpuRank2Scans, OrderSensitiveCombine) {
+  REQUIRE_GPU();
+  check_ordered_scans<32, 128>(100, 100, 4);
+  check_ordered_scans<64, 256>(130, 250, 8);
+  check_ordered_scans<4, 64>(37, 61, 4);
+  check_ordered_scans<16, 1024>(40, 1000, 8);
+  check_ordered_scans<128, 16>(300, 13, 4);
+  check_ordered_scans<2, 8>(5, 8, 1);
+}
+
+template <class T, int BM, int BN> void check_arg_reductions(int m, int n, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "arg_reductions<" << BM << ", " << BN << "> m=" << m
+                                  << " n=" << n << " warps=" << num_warps);
+  // Few distinct values (ties everywhere), NaNs, signed zeros, an all-NaN row and column.
+  std::mt19937 rng(m * 3 + n);
+  std::vector<T> x(size_t(m) * n);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int r = int(rng() % 9);
+    x[i] = T(r == 7 ? NAN : r == 8 ? -0.0f : float(r) - 3.0f);
+  }
+  for (int c = 0; c < n; ++c)
+    x[size_t(m / 2) * n + c] = T(NAN);
+  for (int r = 0; r < m; ++r)
+    x[size_t(r) * n + n / 3] = T(NAN);
+  const uint32_t blocks = uint32_t((m + BM - 1) / BM);
+  auto row_max = poisoned<int>(size_t(m)), row_min = row_max;
+  auto col_max = poisoned<int>(size_t(blocks) * n), col_min = col_max;
+  Mirror<T> dx(x);
+  Mirror<int> drmax(row_max), drmin(row_min), dcmax(col_max), dcmin(col_min);
+  tilec::interpret::launch(host::arg_reductions<T, BM, BN>, tilec::Grid{blocks}, x.data(),
+                           row_max.data(), row_min.data(), col_max.data(), col_min.data(), m, n);
+  arg_reductions<T, BM, BN>(tilec::Grid{blocks}, nullptr, dx.ptr(), drmax.ptr(), drmin.ptr(),
+                            dcmax.ptr(), dcmin.ptr(), m, n, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  EXPECT_EQ(drmax.get(), row_max) << "argmax<1>";
+  EXPECT_EQ(drmin.get(), row_min) << "argmin<1>";
+  EXPECT_EQ(dcmax.get(), col_max) << "argmax<0>";
+  EXPECT_EQ(dcmin.get(), col_min) << "argmin<0, true>";
+}
+
+TEST(GpuRank2Scans, ArgReductionsTiesAndNaN) {
+  REQUIRE_GPU();
+  check_arg_reductions<float, 32, 128>(100, 100, 4);
+  check_arg_reductions<float, 64, 256>(130, 250, 8);
+  check_arg_reductions<float, 4, 64>(37, 61, 4);
+  check_arg_reductions<tl::half, 16, 1024>(40, 1000, 8);
+  check_arg_reductions<tl::half, 128, 16>(300, 13, 4);
+}
+
+} // namespace

@@ -1,0 +1,77 @@
+// tl::device_print and tl::device_assert: every thread prints or checks the elements it owns
+// (threads holding copies stay quiet), through templates/tilec/device/debug.cuh.
+//
+//   tl::device_print("v", v)   if (L0::owner(tid)) for (i ...)
+//                                tilec::device_print("v", L0::row(tid, i), L0::col(tid, i), v[i]);
+#include "codegen/KernelEmitter.h"
+
+#include <cstdio>
+
+namespace tilec {
+namespace emit {
+
+/// `s` as a C string literal.
+static std::string cString(const std::string &s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      out += std::string("\\") + char(c);
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c); // octal: never swallows a following digit
+      out += buf;
+    } else
+      out += char(c);
+  }
+  return out + "\"";
+}
+
+void KernelEmitter::emitDebug(const Op &op) {
+  comment(op);
+  bool print = op.kind == OpKind::Print;
+  std::string where =
+      cString(o_.inputName) + ", " + std::to_string(op.line) + ", " + cString(k_.name);
+  for (size_t k = 0; k < op.operands.size(); ++k) {
+    const Value *v = op.operands[k];
+    std::string prefix = op.opcode;
+    if (op.operands.size() > 1)
+      prefix += " (operand " + std::to_string(k) + ")";
+    if (v->type.isScalar()) {
+      if (print)
+        *out_ << "  if (tid == 0) tilec::device_print(" << cString(prefix) << ", " << elem(v, "0")
+              << ");\n";
+      else
+        *out_ << "  if (tid == 0 && !(" << elem(v, "0") << ")) tilec::device_assert_fail("
+              << cString(op.opcode) << ", " << where << ", 0);\n";
+      continue;
+    }
+    std::string L = layoutOf(v);
+    const Layout &l = k_.layouts[size_t(v->layout)];
+    bool rank2Layout =
+        l.kind == Layout::Kind::Mma || (l.kind == Layout::Kind::Blocked && l.shape.size() == 2);
+    std::string at; // the element's index in the tile, as device_print takes it
+    if (v->type.shape.size() == 1)
+      at = L + "::coord(tid, i)";
+    else if (rank2Layout)
+      at = L + "::row(tid, i), " + L + "::col(tid, i)";
+    else // a [1, N] or [M, 1] tile held like a rank-1 tile
+      at = v->type.shape[0].isConst(1) ? "0, " + L + "::coord(tid, i)" : L + "::coord(tid, i), 0";
+    *out_ << "  if (" << L << "::owner(tid))\n";
+    *out_ << "#pragma unroll\n";
+    *out_ << "    for (int i = 0; i < " << L << "::ELEMS; ++i)\n";
+    if (print)
+      *out_ << "      tilec::device_print(" << cString(prefix) << ", " << at << ", " << elem(v, "i")
+            << ");\n";
+    else
+      *out_ << "      if (!(" << elem(v, "i") << ")) tilec::device_assert_fail("
+            << cString(op.opcode) << ", " << where << ", tilec::linear_index<" << L
+            << ">(tid, i));\n";
+  }
+}
+
+} // namespace emit
+} // namespace tilec

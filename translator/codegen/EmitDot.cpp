@@ -1,0 +1,233 @@
+// tl::dot and the software-pipelined loops that feed it.
+//
+// A dot stages its operands in shared memory (SmemTile: swizzled rows) and multiplies them on
+// tensor cores (tilec::dot_smem); its result lives in the mma layout. Operands held in
+// registers are written to the shared scratch buffer first; operands loaded by a pipelined
+// loop are already there: the loop copies them with cp.async into a ring of NUM_STAGES stage
+// buffers in dynamic shared memory, NUM_STAGES - 1 iterations ahead of the dot that reads them.
+#include "codegen/KernelEmitter.h"
+
+namespace tilec {
+
+namespace {
+std::string stagesExpr(const std::string &numStages) {
+  return "(" + numStages + " > 2 ? " + numStages + " : 2)";
+}
+
+/// Bytes of one stage of a pipelined load, as host and device C++ alike.
+std::string stageBytes(const Value *load) {
+  const Type &t = load->type;
+  return t.shape[0].operand() + " * " + t.shape[1].operand() + " * " + t.elem.sizeofExpr();
+}
+} // namespace
+
+std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages) {
+  // Pipelined loops run one after another and drain before they end: they share the bytes.
+  std::vector<std::string> perLoop;
+  walk(k, [&](const Op &op) {
+    if (!op.pipelined)
+      return;
+    std::string sum;
+    for (auto &o : op.regions[0]->ops)
+      if (o->asyncCopy)
+        sum += (sum.empty() ? "" : " + ") + stageBytes(o->result);
+    perLoop.push_back(stagesExpr(numStages) + " * (" + sum + ")");
+  });
+  if (perLoop.empty())
+    return "";
+  std::string bytes = perLoop.back();
+  for (size_t i = perLoop.size() - 1; i-- > 0;)
+    bytes = "(" + perLoop[i] + " > " + bytes + " ? " + perLoop[i] + " : " + bytes + ")";
+  return bytes;
+}
+
+namespace emit {
+
+std::string KernelEmitter::smemTileType(const Value *operand) {
+  const Type &t = operand->type;
+  return "tilec::SmemTile<" + t.shape[0].str() + ", " + t.shape[1].str() + ", " +
+         t.elem.cuda() + ">";
+}
+
+void KernelEmitter::emitDot(const Op &op) {
+  comment(op);
+  const Value *a = op.operands[0], *b = op.operands[1], *acc = op.operands[2];
+  const Value *r = op.result;
+  std::string L = layoutOf(r), name = nameOf(r), T = a->type.elem.cuda();
+  std::string precision = op.opcode == "ieee" ? "tilec::DotIeee" : "tilec::DotTf32";
+  std::string tileA = smemTileType(a), tileB = smemTileType(b);
+  *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << elem(acc, "i")
+        << ";\n";
+  auto staged = [&](const Value *v) { return v->def && v->def->asyncCopy; };
+  std::string pa, pb;
+  if (staged(a) && staged(b)) {
+    pa = stageOf(a), pb = stageOf(b);
+  } else {
+    // Register operands go through the scratch buffer: A, then B.
+    std::string sa = names_.fresh(name + "_a"), sb = names_.fresh(name + "_b");
+    needSmem("tilec::dot_scratch_bytes<" + tileA + ", " + tileB + ">()");
+    *out_ << "  // the operands, to shared memory for the tensor cores\n";
+    *out_ << "  " << T << "* " << sa << " = reinterpret_cast<" << T << "*>(smem);\n";
+    *out_ << "  " << T << "* " << sb << " = " << sa << " + " << tileA << "::ELEMS;\n";
+    for (auto [v, dst, tile] : {std::tuple{a, sa, tileA}, std::tuple{b, sb, tileB}}) {
+      if (staged(v))
+        *out_ << "  for (int i = tid; i < " << tile << "::ELEMS; i += THREADS) " << dst
+              << "[i] = " << stageOf(v) << "[i];\n";
+      else
+        *out_ << "  tilec::store_to_smem<" << layoutOf(v) << ", " << tile << ">(" << nameOf(v)
+              << ", " << dst << ", tid);\n";
+    }
+    *out_ << "  __syncthreads();\n";
+    pa = sa, pb = sb;
+  }
+  *out_ << "  tilec::dot_smem<" << L << ", " << tileA << ", " << tileB << ", " << precision
+        << ">(" << pa << ", " << pb << ", " << name << ", tid);\n";
+  if (!(staged(a) && staged(b)))
+    *out_ << "  __syncthreads(); // the scratch buffer is free again\n";
+}
+
+/// The current stage buffer of a pipelined load's tile.
+std::string KernelEmitter::stageOf(const Value *load) {
+  const PipelinedLoad &p = pipelinedLoads_.at(load->id);
+  return "(" + p.stages + " + " + readStage_ + " * " + p.tile + "::ELEMS)";
+}
+
+/// A pipelined load: its elements, copied into stage `writeStage_` of its ring.
+void KernelEmitter::emitAsyncCopy(const Op &op) {
+  const Value *r = op.result, *ptrs = op.operands[0];
+  const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
+  const PipelinedLoad &p = pipelinedLoads_.at(r->id);
+  std::string L = layoutOf(r);
+  comment(op);
+  std::string w = names_.fresh(nameOf(r) + "_width");
+  *out_ << "  // to shared memory (cp.async); " << ptrs->info.contiguity.str()
+        << " consecutive addresses, aligned to " << ptrs->info.divisibility.str() << " bytes\n";
+  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
+  std::string templateArgs = w;
+  bool tileMask = mask && mask->type.isTile();
+  if (tileMask) {
+    std::string u = names_.fresh(nameOf(r) + "_mask_uniform");
+    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
+          << " == 0;\n";
+    templateArgs += ", " + u;
+  }
+  templateArgs += ", " + p.tile;
+  std::string dst = "(" + p.stages + " + " + writeStage_ + " * " + p.tile + "::ELEMS)";
+  *out_ << "#pragma unroll\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
+  *out_ << "    tilec::copy_run_async<" << templateArgs << ">(" << dst << ", " << L
+        << "::row(tid, i), " << L << "::col(tid, i), " << elem(ptrs, "i");
+  if (tileMask)
+    *out_ << ", " << arrayArg(mask, "i");
+  *out_ << ");\n";
+}
+
+/// One part of a pipelined loop's body: the producer (copies for a later iteration, with the
+/// induction variable `iv`) or the rest (the consumer).
+void KernelEmitter::emitPart(const Op &loop, bool producer) {
+  const Region &body = *loop.regions[0];
+  for (auto &o : body.ops) {
+    bool mine = producer ? o->stage != Op::Stage::Consumer : o->stage != Op::Stage::Producer;
+    if (!mine)
+      continue;
+    if (o->asyncCopy)
+      emitAsyncCopy(*o);
+    else
+      emitOp(*o);
+  }
+  yieldFilter_.assign(loop.results.size(), false);
+  for (size_t j = 0; j < loop.results.size(); ++j)
+    yieldFilter_[j] = loop.producerCarried[j] == producer;
+  assignYields(loop, body, 3);
+  yieldFilter_.clear();
+}
+
+void KernelEmitter::emitPipelinedFor(const Op &op) {
+  comment(op);
+  declareCarried(op, 3);
+  const Region &body = *op.regions[0];
+  std::string ivType = body.args[0]->type.cudaElem();
+  std::string lo = elem(op.operands[0], "0"), hi = elem(op.operands[1], "0"),
+              step = elem(op.operands[2], "0");
+  std::string stages = names_.fresh("stages");
+  *out_ << "  // Software pipeline: the loads that feed tl::dot are copied to shared memory "
+           "(cp.async)\n"
+        << "  // " << stages << " - 1 iterations ahead; each has a ring of " << stages
+        << " stage buffers.\n";
+  *out_ << "  constexpr int " << stages << " = " << stagesExpr("NUM_STAGES") << ";\n";
+  std::string offset = "0";
+  for (auto &o : body.ops) {
+    if (!o->asyncCopy)
+      continue;
+    std::string base = nameOf(o->result);
+    PipelinedLoad p;
+    p.tile = names_.fresh(base + "_smem");
+    p.stages = names_.fresh(base + "_stages");
+    std::string T = o->result->type.elem.cuda();
+    *out_ << "  using " << p.tile << " = " << smemTileType(o->result) << ";\n";
+    *out_ << "  " << T << "* " << p.stages << " = reinterpret_cast<" << T << "*>(dsmem + "
+          << offset << ");\n";
+    offset = (offset == "0" ? "" : offset + " + ") + stages + " * " + p.tile + "::BYTES";
+    pipelinedLoads_[o->result->id] = p;
+  }
+  std::string ahead = names_.fresh((body.args[0]->name.empty() ? "k" : body.args[0]->name) +
+                                   "_ahead");
+  std::string iv = names_.fresh(body.args[0]->name.empty() ? "k" : body.args[0]->name);
+  std::string readStage = names_.fresh("read_stage");
+  auto producer = [&](const std::string &stage) {
+    storage_[body.args[0]->id] = ahead;
+    writeStage_ = stage;
+    *out_ << "  if (" << ahead << " " << op.opcode << " " << hi << ") {\n";
+    std::ostringstream inner;
+    std::ostringstream *saved = out_;
+    out_ = &inner;
+    emitPart(op, true);
+    out_ = saved;
+    *out_ << indent(inner.str());
+    *out_ << "  }\n";
+    *out_ << "  " << ahead << " += " << step << ";\n";
+    *out_ << "  tilec::cp_async_commit();\n";
+  };
+  *out_ << "  " << ivType << " " << ahead << " = " << lo << ";\n";
+  std::string first = names_.fresh("stage");
+  *out_ << "  for (int " << first << " = 0; " << first << " < " << stages << " - 1; ++" << first
+        << ") {\n";
+  {
+    std::ostringstream inner;
+    std::ostringstream *saved = out_;
+    out_ = &inner;
+    producer(first);
+    out_ = saved;
+    *out_ << indent(inner.str());
+  }
+  *out_ << "  }\n";
+  *out_ << "  int " << readStage << " = 0;\n";
+  *out_ << "  for (" << ivType << " " << iv << " = " << lo << "; " << iv << " " << op.opcode << " "
+        << hi << "; " << iv << " += " << step << ") {\n";
+  {
+    std::ostringstream inner;
+    std::ostringstream *saved = out_;
+    out_ = &inner;
+    *out_ << "  // this iteration's stage has landed, and every thread is done with the stage\n"
+          << "  // the producer refills next\n";
+    *out_ << "  tilec::cp_async_wait<" << stages << " - 2>();\n  __syncthreads();\n";
+    storage_[body.args[0]->id] = iv;
+    readStage_ = readStage;
+    emitPart(op, false);
+    std::string writeStage = names_.fresh("write_stage");
+    *out_ << "  const int " << writeStage << " = (" << readStage << " + " << stages << " - 1) % "
+          << stages << ";\n";
+    producer(writeStage);
+    *out_ << "  " << readStage << " = " << readStage << " + 1 == " << stages << " ? 0 : "
+          << readStage << " + 1;\n";
+    out_ = saved;
+    *out_ << indent(inner.str());
+  }
+  *out_ << "  }\n";
+  *out_ << "  tilec::cp_async_wait<0>();\n  __syncthreads(); // the stage buffers are free again\n";
+}
+
+} // namespace emit
+} // namespace tilec

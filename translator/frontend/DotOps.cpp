@@ -1,0 +1,111 @@
+// tl::dot -> tile IR: a matrix product on tensor cores.
+//
+//   tl::dot(a, b)                        %9 = dot "tf32" %5:a, %7:b, %8 : tile<float, BM, BN>
+//   tl::dot(a, b, acc)                   %9 = dot "tf32" %5:a, %7:b, %3:acc
+//   tl::dot(a, b, acc, tl::precision::ieee)   float operands multiplied exactly
+//
+// The accumulator type: float for half, bfloat16 and float operands, int32 for 8-bit
+// integers; an operand type that is a template parameter is taken to be a floating type
+// (pass an int32 accumulator for integer operands).
+#include "frontend/Lowerer.h"
+
+namespace tilec {
+
+using namespace clang;
+
+namespace {
+/// The accumulator type of a product of `in` operands; nullopt when tl::dot has none.
+std::optional<ElemType> accumulatorType(const ElemType &in) {
+  if (!in.isKnown())
+    return ElemType::known(ScalarKind::F32);
+  switch (in.kind) {
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+  case ScalarKind::F32:
+    return ElemType::known(ScalarKind::F32);
+  case ScalarKind::I8:
+  case ScalarKind::U8:
+    return ElemType::known(ScalarKind::I32);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// "ieee" or "tf32" from `tl::precision::ieee` and the like; empty when it is not one.
+std::string precisionName(const Expr *e) {
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts())) {
+    std::string n = ref->getDecl()->getNameAsString();
+    if (n == "ieee" || n == "tf32")
+      return n;
+  }
+  return "";
+}
+} // namespace
+
+Value *Lowerer::lowerDot(const CallExpr *call, const Callee &c) {
+  if (!wantArgs(call, c, 2, 4))
+    return nullptr;
+  unsigned nargs = givenArgs(call);
+  Value *a = lowerExpr(call->getArg(0));
+  Value *b = a ? lowerExpr(call->getArg(1)) : nullptr;
+  if (!a || !b)
+    return nullptr;
+  for (auto [v, e] : {std::pair{a, call->getArg(0)}, std::pair{b, call->getArg(1)}})
+    if (v->type.shape.size() != 2 || v->type.pointer) {
+      error(e, "tl::dot multiplies rank-2 tiles of numbers; this is " + v->type.str());
+      return nullptr;
+    }
+  if (!(a->type.elem == b->type.elem)) {
+    error(call, "tl::dot operands must have the same element type (" + a->type.elem.cuda() +
+                    " and " + b->type.elem.cuda() + "); cast one with tl::cast");
+    return nullptr;
+  }
+  if (!a->type.shape[1].sameAs(b->type.shape[0])) {
+    error(call, "tl::dot shapes do not match: " + a->type.shapeStr() + " x " +
+                    b->type.shapeStr() + " (the columns of a must equal the rows of b)");
+    return nullptr;
+  }
+  auto accType = accumulatorType(a->type.elem);
+  if (!accType) {
+    error(call, "tl::dot is not available for " + a->type.elem.cuda() +
+                    " operands (half, bfloat16, float, int8_t or uint8_t)");
+    return nullptr;
+  }
+  std::vector<SymExpr> shape = {a->type.shape[0], b->type.shape[1]};
+  Type rt{*accType, false, false, shape};
+  Value *acc = nullptr;
+  if (nargs >= 3) {
+    acc = lowerExpr(call->getArg(2));
+    if (!acc)
+      return nullptr;
+    if (!sameShape(acc->type.shape, shape)) {
+      error(call->getArg(2), "the accumulator of tl::dot must be " + rt.shapeStr() + ", not " +
+                                 acc->type.shapeStr());
+      return nullptr;
+    }
+    if (a->type.elem.isKnown() && !(acc->type.elem == *accType)) {
+      error(call->getArg(2), "the accumulator of tl::dot on " + a->type.elem.cuda() +
+                                 " must hold " + accType->cuda() + ", not " +
+                                 acc->type.elem.cuda());
+      return nullptr;
+    }
+    rt.elem = acc->type.elem;
+  } else {
+    Value *zero = constant(SymExpr(0), rt.elem, call);
+    acc = emit(OpKind::Splat, {zero}, rt, call)->result;
+  }
+  std::string precision = "tf32";
+  if (nargs == 4) {
+    precision = precisionName(call->getArg(3));
+    if (precision.empty()) {
+      error(call->getArg(3), "the precision of tl::dot is tl::precision::tf32 or "
+                             "tl::precision::ieee");
+      return nullptr;
+    }
+  }
+  Op *op = emit(OpKind::Dot, {a, b, acc}, rt, call);
+  op->opcode = precision;
+  return op->result;
+}
+
+} // namespace tilec

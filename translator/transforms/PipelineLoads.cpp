@@ -1,0 +1,216 @@
+#include "transforms/PipelineLoads.h"
+
+#include <map>
+#include <set>
+
+namespace tilec {
+
+namespace {
+
+/// Ops without side effects that address arithmetic is made of.
+bool isPure(OpKind k) {
+  switch (k) {
+  case OpKind::Constant:
+  case OpKind::Arange:
+  case OpKind::Splat:
+  case OpKind::Broadcast:
+  case OpKind::Binary:
+  case OpKind::Unary:
+  case OpKind::Ternary:
+  case OpKind::Select:
+  case OpKind::Cast:
+  case OpKind::Bitcast:
+  case OpKind::AddPtr:
+  case OpKind::Hint:
+  case OpKind::ExpandDims:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// A zero constant, possibly cast and splat to a tile.
+bool isZero(const Value *v) {
+  while (v->def && (v->def->kind == OpKind::Cast || v->def->kind == OpKind::Splat))
+    v = v->def->operands[0];
+  if (!v->def || v->def->kind != OpKind::Constant || v->def->attrs.empty())
+    return false;
+  const SymExpr &c = v->def->attrs[0];
+  if (c.isConst(0))
+    return true;
+  std::string s = c.str();
+  return s == "0.0f" || s == "0.0" || s == "0.f" || s == "0." || s == "0";
+}
+
+/// Every op in `r` and its nested regions that reads `v`.
+void usersIn(const Region &r, const Value *v, std::vector<const Op *> &out) {
+  walkRegion(r, [&](const Op &op) {
+    for (const Value *o : op.operands)
+      if (o == v)
+        out.push_back(&op);
+  });
+}
+
+class LoopPipeliner {
+public:
+  explicit LoopPipeliner(Op &loop) : loop_(loop), body_(*loop.regions[0]) {}
+  void run();
+
+private:
+  Op &loop_;
+  Region &body_;
+  std::set<const Op *> topLevel_, producer_;
+  std::set<size_t> carried_; // indices of the producer's carried variables
+
+  bool qualifies(const Op &load) const;
+  int carriedIndex(const Value *v) const {
+    for (size_t j = 1; j < body_.args.size(); ++j)
+      if (body_.args[j] == v)
+        return int(j - 1);
+    return -1;
+  }
+  bool collectProducer(std::vector<const Op *> work);
+  bool dependsOnCarried(const Op *op, std::map<const Op *, bool> &memo) const;
+};
+
+bool LoopPipeliner::qualifies(const Op &load) const {
+  if (load.kind != OpKind::Load || !load.result || load.result->type.shape.size() != 2)
+    return false;
+  if (load.operands.size() > 2 && !isZero(load.operands[2]))
+    return false; // cp.async fills masked-off elements with zeros only
+  if (load.operands.size() > 1 && !load.operands[1]->type.isTile())
+    return false;
+  std::vector<const Op *> users;
+  usersIn(body_, load.result, users);
+  if (users.empty() || load.result->uses != int(users.size()))
+    return false;
+  for (const Op *u : users)
+    if (u->kind != OpKind::Dot || u->operands[2] == load.result)
+      return false;
+  return true;
+}
+
+/// The producer: the loads, what they are computed from inside the loop, and the carried
+/// variables (with their updates) among those. False if that reaches an op with effects or
+/// a carried variable that is not the producer's own.
+bool LoopPipeliner::collectProducer(std::vector<const Op *> work) {
+  while (!work.empty()) {
+    const Op *op = work.back();
+    work.pop_back();
+    if (!producer_.insert(op).second)
+      continue;
+    if (op->kind != OpKind::Load && !isPure(op->kind))
+      return false;
+    for (const Value *v : op->operands) {
+      if (v->def && topLevel_.count(v->def)) {
+        work.push_back(v->def);
+        continue;
+      }
+      int j = carriedIndex(v);
+      if (j < 0 || !carried_.insert(size_t(j)).second)
+        continue;
+      const Value *next = body_.yields[size_t(j)];
+      if (next->def && topLevel_.count(next->def))
+        work.push_back(next->def);
+      else if (next != v)
+        return false; // advanced by something outside the body's top level
+    }
+  }
+  return true;
+}
+
+bool LoopPipeliner::dependsOnCarried(const Op *op, std::map<const Op *, bool> &memo) const {
+  auto it = memo.find(op);
+  if (it != memo.end())
+    return it->second;
+  bool d = false;
+  for (const Value *v : op->operands) {
+    int j = carriedIndex(v);
+    if (j >= 0 && carried_.count(size_t(j)))
+      d = true;
+    else if (v->def && producer_.count(v->def))
+      d = d || dependsOnCarried(v->def, memo);
+  }
+  return memo[op] = d;
+}
+
+void LoopPipeliner::run() {
+  for (auto &op : body_.ops)
+    topLevel_.insert(op.get());
+  std::vector<const Op *> loads;
+  for (auto &op : body_.ops)
+    if (qualifies(*op))
+      loads.push_back(op.get());
+  if (loads.empty() || !collectProducer(loads))
+    return;
+
+  // The producer reads only its own carried variables (plus the induction variable).
+  for (const Op *op : producer_)
+    for (const Value *v : op->operands) {
+      int j = carriedIndex(v);
+      if (j >= 0 && !carried_.count(size_t(j)))
+        return;
+    }
+  // The rest of the body must not see the producer's carried variables, directly or through
+  // values computed from them: the producer runs iterations ahead.
+  std::map<const Op *, bool> memo;
+  std::set<const Op *> loadSet(loads.begin(), loads.end());
+  bool clash = false;
+  walkRegion(body_, [&](const Op &op) {
+    if (producer_.count(&op))
+      return;
+    for (const Value *v : op.operands) {
+      if (v->def && loadSet.count(v->def))
+        continue; // tl::dot reads these from their stage buffers
+      int j = carriedIndex(v);
+      if ((j >= 0 && carried_.count(size_t(j))) ||
+          (v->def && producer_.count(v->def) && dependsOnCarried(v->def, memo)))
+        clash = true;
+    }
+  });
+  for (size_t j = 0; j < body_.yields.size(); ++j) {
+    const Value *y = body_.yields[j];
+    if (!carried_.count(j) && y->def && producer_.count(y->def) && dependsOnCarried(y->def, memo))
+      clash = true;
+  }
+  if (clash)
+    return;
+
+  // Mark the loop. Producer values that the rest also reads are computed by both parts.
+  loop_.pipelined = true;
+  loop_.producerCarried.assign(loop_.results.size(), false);
+  for (size_t j : carried_)
+    loop_.producerCarried[j] = true;
+  std::set<const Value *> readByConsumer;
+  walkRegion(body_, [&](const Op &op) {
+    if (!producer_.count(&op))
+      for (const Value *v : op.operands)
+        readByConsumer.insert(v);
+  });
+  for (size_t j = 0; j < body_.yields.size(); ++j)
+    if (!carried_.count(j))
+      readByConsumer.insert(body_.yields[j]);
+  for (auto &op : body_.ops) {
+    if (!producer_.count(op.get()))
+      continue;
+    bool shared = op->result && readByConsumer.count(op->result) && op->kind != OpKind::Load;
+    op->stage = shared ? Op::Stage::Both : Op::Stage::Producer;
+  }
+  for (const Op *l : loads)
+    const_cast<Op *>(l)->asyncCopy = true;
+}
+
+void pipelineRegion(Region &r) {
+  for (auto &op : r.ops) {
+    for (auto &sub : op->regions)
+      pipelineRegion(*sub);
+    if (op->kind == OpKind::For && !op->unrolled)
+      LoopPipeliner(*op).run();
+  }
+}
+
+} // namespace
+
+void runPipelineLoads(Kernel &k) { pipelineRegion(k.body); }
+
+} // namespace tilec
