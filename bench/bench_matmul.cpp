@@ -1,6 +1,6 @@
 // bench_matmul.cpp - matmul (examples/matmul) through tilec's NVRTC path, fp16 and bf16,
-// M x N x K = 4096^3, 8192^3 and 8192 x 8192 x 1024, BLOCK 128x128x32, GROUP_M 8,
-// num_warps 4, num_stages 4 (the example's GPU config). FLOPs: 2 * M * N * K.
+// M x N x K = 4096^3, 8192^3 and 8192 x 8192 x 1024, each over a few tile configurations (the
+// fastest is the tilec row; compile-time choices until autotuning picks them). FLOPs: 2 * M * N * K.
 // Inputs are random (tensor cores draw less power, and clock higher, on zeros); a problem
 // this size is far bigger than L2, so one set of buffers is enough.
 // Prints JSON lines (bench_util.h). Exits 77 without a GPU.
@@ -12,12 +12,29 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
 
-constexpr int kBlockM = 128, kBlockN = 128, kBlockK = 32, kGroupM = 8;
-constexpr int kWarps = 4, kStages = 4;
+/// The configurations tried for each shape (template values and launch options); the best
+/// is the "tilec" row, every one is also reported under "tilec config".
+struct Config {
+  int bm, bn, bk, warps, stages;
+};
+constexpr std::array<Config, 6> kConfigs = {{{128, 128, 32, 4, 4},
+                                             {128, 128, 64, 4, 3},
+                                             {128, 128, 64, 4, 4},
+                                             {128, 256, 64, 8, 3},
+                                             {256, 128, 64, 8, 3},
+                                             {128, 64, 64, 4, 4}}};
+constexpr int kGroupM = 8;
+
+std::string describe(const Config &c) {
+  return "BLOCK " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
+         " GROUP_M=" + std::to_string(kGroupM) + " num_warps=" + std::to_string(c.warps) +
+         " num_stages=" + std::to_string(c.stages);
+}
 
 template <class T> struct Device {
   T *p = nullptr;
@@ -40,21 +57,38 @@ template <class T> std::vector<T> random_values(size_t n, uint64_t seed) {
   return v;
 }
 
-template <class T> void bench_shape(int M, int N, int K, const char *type, cudaStream_t s) {
+template <int I, class T>
+void launch_config(uint32_t programs, cudaStream_t s, const T *a, const T *b, T *c, int M, int N,
+                   int K) {
+  constexpr Config cfg = kConfigs[I];
+  matmul<cfg.bm, cfg.bn, cfg.bk, kGroupM, T, false>(tilec::Grid{programs}, s, a, b, c, M, N, K, K,
+                                                    N, N,
+                                                    {.num_warps = cfg.warps, .num_stages = cfg.stages});
+}
+
+template <class T, size_t... I>
+void bench_shape(int M, int N, int K, const char *type, cudaStream_t s,
+                 std::index_sequence<I...>) {
   Device<T> a(random_values<T>(size_t(M) * K, 1)), b(random_values<T>(size_t(K) * N, 2));
   Device<T> c(std::vector<T>(size_t(M) * N));
-  const uint32_t programs = uint32_t(tilec::cdiv(M, kBlockM) * tilec::cdiv(N, kBlockN));
-  auto run = [&](int) {
-    matmul<kBlockM, kBlockN, kBlockK, kGroupM, T, false>(
-        tilec::Grid{programs}, s, a.p, b.p, c.p, M, N, K, K, N, N,
-        {.num_warps = kWarps, .num_stages = kStages});
-  };
-  double ms = bench::median_ms(run, s, 5, 20);
+  const std::string name = "matmul " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+                           std::to_string(K) + " " + type;
   const double flops = 2.0 * M * N * K;
-  bench::emit({"matmul " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
-                   " " + type,
-               "tilec", ms, "TFLOP/s", flops / (ms * 1e9),
-               "BLOCK 128x128x32 GROUP_M=8 num_warps=4 num_stages=4"});
+  double best_ms = 1e30;
+  size_t best = 0;
+  auto try_config = [&](size_t i, auto launch) {
+    const Config &cfg = kConfigs[i];
+    const uint32_t programs = uint32_t(tilec::cdiv(M, cfg.bm) * tilec::cdiv(N, cfg.bn));
+    double ms = bench::median_ms([&](int) { launch(programs); }, s, 5, 20);
+    bench::emit({name + " [" + describe(cfg) + "]", "tilec config", ms, "TFLOP/s",
+                 flops / (ms * 1e9), ""});
+    if (ms < best_ms)
+      best_ms = ms, best = i;
+  };
+  (try_config(I, [&](uint32_t programs) { launch_config<I>(programs, s, a.p, b.p, c.p, M, N, K); }),
+   ...);
+  bench::emit({name, "tilec", best_ms, "TFLOP/s", flops / (best_ms * 1e9),
+               "best of " + std::to_string(kConfigs.size()) + ": " + describe(kConfigs[best])});
 }
 
 } // namespace
@@ -63,8 +97,8 @@ int main() {
   return bench::run_on_gpu("bench_matmul", [](cudaStream_t s) {
     for (auto [m, n, k] : {std::array{4096, 4096, 4096}, std::array{8192, 8192, 8192},
                            std::array{8192, 8192, 1024}}) {
-      bench_shape<tl::half>(m, n, k, "fp16", s);
-      bench_shape<tl::bfloat16>(m, n, k, "bf16", s);
+      bench_shape<tl::half>(m, n, k, "fp16", s, std::make_index_sequence<kConfigs.size()>{});
+      bench_shape<tl::bfloat16>(m, n, k, "bf16", s, std::make_index_sequence<kConfigs.size()>{});
     }
   });
 }

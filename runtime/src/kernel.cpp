@@ -215,7 +215,9 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
     s = k.compile(*this, key);
   const detail::Driver &d = detail::driver();
   detail::ensure_context(d);
-  if (shared_bytes > kDefaultSharedLimit &&
+  // Any dynamic shared memory opts in (once per function): with the static part it may pass
+  // the default limit even when the dynamic part alone does not.
+  if (shared_bytes > 0 &&
       (!s->shared_opted_in.load(std::memory_order_acquire) || shared_bytes > s->max_dynamic_shared))
     k.opt_in_shared(*s, shared_bytes);
   CUresult r =

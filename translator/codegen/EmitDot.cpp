@@ -211,15 +211,17 @@ void KernelEmitter::emitPipelinedFor(const Op &op) {
     std::ostringstream *saved = out_;
     out_ = &inner;
     *out_ << "  // this iteration's stage has landed, and every thread is done with the stage\n"
-          << "  // the producer refills next\n";
+          << "  // the previous iteration read\n";
     *out_ << "  tilec::cp_async_wait<" << stages << " - 2>();\n  __syncthreads();\n";
-    storage_[body.args[0]->id] = iv;
-    readStage_ = readStage;
-    emitPart(op, false);
+    // The producer refills the stage the previous iteration read (every thread is past it)
+    // before this iteration's dot, so that its copies are in flight during the dot.
     std::string writeStage = names_.fresh("write_stage");
     *out_ << "  const int " << writeStage << " = (" << readStage << " + " << stages << " - 1) % "
           << stages << ";\n";
     producer(writeStage);
+    storage_[body.args[0]->id] = iv;
+    readStage_ = readStage;
+    emitPart(op, false);
     *out_ << "  " << readStage << " = " << readStage << " + 1 == " << stages << " ? 0 : "
           << readStage << " + 1;\n";
     out_ = saved;

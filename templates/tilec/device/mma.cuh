@@ -114,20 +114,12 @@ __device__ inline void gather_b(unsigned (&b)[2], const T *sb, int k0, int n0, i
   }
 }
 
-/// acc += A * B for this warp's block, with A ([M, K]) and B ([K, N]) in shared memory.
-template <class L, class TileA, class TileB, class T, class Acc, class Precision = DotTf32>
-__device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
-  static_assert(TileA::ROWS == L::ROWS && TileB::COLS == L::COLS && TileA::COLS == TileB::ROWS,
-                "tl::dot shapes: [M, K] x [K, N] -> [M, N]");
-  constexpr int K = TileA::COLS;
-  constexpr int K_STEP = 2 * TileA::CHUNK; // 16 for 16-bit types, 8 for float, 32 for 8-bit
-  static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
-                                 "for float and 32 for 8-bit integers");
-  const int lane = tid % 32;
-  const int m0 = L::warp_m(tid) * L::WARP_M, n0 = L::warp_n(tid) * L::WARP_N;
-#pragma unroll
-  for (int k = 0; k < K; k += K_STEP) {
-    unsigned a[L::MT][4];
+/// This warp's A (MT fragments) and B (NT fragments) for columns [k, k + K_STEP) of A.
+template <class L, class TileA, class TileB, class T> struct Fragments {
+  unsigned a[L::MT][4];
+  unsigned b[L::NT][2];
+
+  __device__ void load(const T *sa, const T *sb, int k, int m0, int n0, int lane) {
 #pragma unroll
     for (int mt = 0; mt < L::MT; ++mt) {
       ldmatrix_x4(a[mt], sa + TileA::offset(m0 + mt * 16 + lane % 16,
@@ -137,7 +129,6 @@ __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
         for (int j = 0; j < 4; ++j)
           a[mt][j] = to_tf32(a[mt][j]);
     }
-    unsigned b[L::NT][2];
     if constexpr (sizeof(T) == 2 && L::NT % 2 == 0) {
 #pragma unroll
       for (int nt = 0; nt < L::NT; nt += 2) {
@@ -161,11 +152,33 @@ __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
           b[nt][0] = to_tf32(b[nt][0]), b[nt][1] = to_tf32(b[nt][1]);
       }
     }
+  }
+};
+
+/// acc += A * B for this warp's block, with A ([M, K]) and B ([K, N]) in shared memory. The
+/// fragments of the next K_STEP are read while the tensor cores work on the current ones.
+template <class L, class TileA, class TileB, class T, class Acc, class Precision = DotTf32>
+__device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
+  static_assert(TileA::ROWS == L::ROWS && TileB::COLS == L::COLS && TileA::COLS == TileB::ROWS,
+                "tl::dot shapes: [M, K] x [K, N] -> [M, N]");
+  constexpr int K = TileA::COLS;
+  constexpr int K_STEP = 2 * TileA::CHUNK; // 16 for 16-bit types, 8 for float, 32 for 8-bit
+  static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
+                                 "for float and 32 for 8-bit integers");
+  const int lane = tid % 32;
+  const int m0 = L::warp_m(tid) * L::WARP_M, n0 = L::warp_n(tid) * L::WARP_N;
+  Fragments<L, TileA, TileB, T> frag[2];
+  frag[0].load(sa, sb, 0, m0, n0, lane);
+#pragma unroll
+  for (int step = 0; step < K / K_STEP; ++step) {
+    if (step + 1 < K / K_STEP)
+      frag[(step + 1) % 2].load(sa, sb, (step + 1) * K_STEP, m0, n0, lane);
+    const Fragments<L, TileA, TileB, T> &f = frag[step % 2];
 #pragma unroll
     for (int mt = 0; mt < L::MT; ++mt)
 #pragma unroll
       for (int nt = 0; nt < L::NT; ++nt)
-        mma_atom(*reinterpret_cast<Acc(*)[4]>(&acc[(mt * L::NT + nt) * 4]), a[mt], b[nt], T{});
+        mma_atom(*reinterpret_cast<Acc(*)[4]>(&acc[(mt * L::NT + nt) * 4]), f.a[mt], f.b[nt], T{});
   }
 }
 
