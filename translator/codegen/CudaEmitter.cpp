@@ -277,8 +277,9 @@ std::string KernelEmitter::run() {
     std::string bytes = smemSizes_.back();
     for (size_t i = smemSizes_.size() - 1; i-- > 0;)
       bytes = "tilec::cmax(" + smemSizes_[i] + ", " + bytes + ")";
-    os << "  // Shared memory for reductions, scans, scalar atomics and layout conversions: each\n"
-       << "  // use ends with a barrier, so they share one buffer, sized for the largest.\n"
+    os << "  // Shared memory for reductions, scans, scalar atomics, layout conversions and dot\n"
+       << "  // operands: each use ends with a barrier, so they share one buffer, sized for the\n"
+       << "  // largest.\n"
        << "  __shared__ alignas(16) unsigned char smem[" << bytes << "];\n";
   }
   if (std::string dyn = dynamicSmemBytes(k_, "NUM_STAGES"); !dyn.empty())
