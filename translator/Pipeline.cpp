@@ -4,18 +4,20 @@
 //   verify      structural checks (ir/Printer.cpp)
 //   axis-info   contiguity / divisibility / constancy (analysis/AxisInfo.cpp)
 //   layout      thread layouts and global access widths (transforms/LayoutAssignment.cpp)
+//   fuse-dot-transpose  tl::dot reads trans(x) operands as x (transforms/FuseDotTranspose.cpp)
 //   pipeline    loads that feed tl::dot go to shared memory stages ahead (transforms/PipelineLoads.cpp)
 //   (then codegen/: CUDA, launcher header, AOT unit)
 #include "Pipeline.h"
 
 #include "analysis/AxisInfo.h"
+#include "transforms/FuseDotTranspose.h"
 #include "transforms/LayoutAssignment.h"
 #include "transforms/PipelineLoads.h"
 
 namespace tilec {
 
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> names = {"frontend", "axis-info", "layout", "pipeline"};
+  static const std::vector<std::string> names = {"frontend", "axis-info", "layout", "fuse-dot-transpose", "pipeline"};
   return names;
 }
 
@@ -33,6 +35,8 @@ std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump
   if (std::string err = runLayoutAssignment(k, where); !err.empty())
     return err;
   after("layout");
+  runFuseDotTranspose(k);
+  after("fuse-dot-transpose");
   runPipelineLoads(k);
   after("pipeline");
   return "";

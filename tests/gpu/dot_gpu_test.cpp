@@ -81,6 +81,39 @@ void check_loop(int m, int n, int k, int num_warps, int num_stages, double rel) 
                      std::to_string(k) + " stages " + std::to_string(num_stages));
 }
 
+/// Stores the k x m (or n x k) transpose of a row-major m x k matrix.
+template <class T> std::vector<T> transposed(const std::vector<T> &x, int rows, int cols) {
+  std::vector<T> t(x.size());
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      t[size_t(c) * rows + r] = x[size_t(r) * cols + c];
+  return t;
+}
+
+/// dot_loop_t / dot_loop_bt: the same product with A and/or B stored transposed.
+template <int BM, int BN, int BK, class T, class Acc, bool A_T, bool B_T, bool PIPELINED = false>
+void check_transposed(int m, int n, int k, int num_warps, double rel) {
+  auto a = random_matrix<T>(size_t(m) * k, 5 + k), b = random_matrix<T>(size_t(k) * n, 6 + n);
+  std::vector<T> as = A_T ? transposed(a, m, k) : a, bs = B_T ? transposed(b, k, n) : b;
+  tilec_test::DeviceBuffer da(as.size() * sizeof(T)), db(bs.size() * sizeof(T)),
+      dc(size_t(m) * n * sizeof(Acc));
+  da.upload(as), db.upload(bs);
+  dc.fill(0xff);
+  tilec::Grid grid{uint32_t((m + BM - 1) / BM), uint32_t((n + BN - 1) / BN)};
+  tilec::LaunchOptions opts{.num_warps = num_warps, .num_stages = 3};
+  if constexpr (PIPELINED)
+    dot_loop_bt<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n, k,
+                                    opts);
+  else
+    dot_loop_t<BM, BN, BK, T, Acc, A_T, B_T>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(),
+                                             m, n, k, opts);
+  tilec_test::synchronize();
+  expect_product(a, b, dc.download<Acc>(), m, n, k, rel,
+                 std::string(PIPELINED ? "dot_loop_bt " : "dot_loop_t ") + (A_T ? "a^T " : "") +
+                     (B_T ? "b^T " : "") + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                     std::to_string(k));
+}
+
 #define REQUIRE_GPU()                                                                              \
   do {                                                                                             \
     std::string why;                                                                               \
@@ -106,6 +139,20 @@ TEST(GpuDot, PipelinedLoop) {
   check_loop<128, 64, 32, tl::bfloat16, float>(257, 129, 96, 8, 4, 1e-5);
   check_loop<32, 32, 16, float, float>(77, 45, 123, 4, 3, 2e-3);
   check_loop<32, 64, 64, int8_t, int32_t>(65, 96, 300, 4, 2, 0);
+}
+
+TEST(GpuDot, TransposedOperands) {
+  REQUIRE_GPU();
+  check_transposed<64, 64, 32, tl::half, float, false, true>(70, 90, 100, 4, 1e-5);
+  check_transposed<64, 64, 32, tl::half, float, true, false>(70, 90, 100, 4, 1e-5);
+  check_transposed<64, 64, 32, tl::bfloat16, float, true, true>(33, 65, 64, 4, 1e-5);
+  check_transposed<32, 32, 16, float, float, false, true>(40, 50, 60, 4, 2e-3);
+  check_transposed<32, 32, 16, float, float, true, false>(40, 50, 60, 4, 2e-3);
+  check_transposed<32, 32, 64, int8_t, int32_t, false, true>(40, 50, 130, 4, 0);
+  check_transposed<32, 32, 64, int8_t, int32_t, true, false>(40, 50, 130, 4, 0);
+  check_transposed<32, 16, 32, tl::half, float, false, true>(40, 20, 70, 1, 1e-5); // NT = 1
+  check_transposed<128, 64, 32, tl::half, float, false, true, true>(200, 150, 300, 4, 1e-5);
+  check_transposed<64, 64, 64, int8_t, int32_t, false, true, true>(100, 70, 200, 4, 0);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Code generation: the CUDA source, the typed launcher header and the AOT registration unit.
 #pragma once
 
+#include "ir/Autotune.h"
 #include "ir/IR.h"
 
 #include <string>
@@ -25,6 +26,15 @@ std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages);
 /// The launcher header: the .cu text embedded, one typed launcher per kernel.
 std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,
                          const EmitOptions &opts);
+
+/// One letter per template parameter, as tilec::Kernel wants them: 'i', 'b' or 't'.
+std::string templateKinds(const Kernel &k);
+
+/// The autotuned launchers (`<kernel>_autotuned`) of the TILEC_AUTOTUNE declarations, appended
+/// to the launcher header; "" when there are none.
+std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
+                                   const std::vector<AutotuneDecl> &decls,
+                                   const EmitOptions &opts);
 
 /// One ahead-of-time instantiation request: "add_kernel<1024>" or "add_kernel<1024>:8:3".
 struct AotSpec {

@@ -82,8 +82,17 @@ void KernelEmitter::emitDot(const Op &op) {
     *out_ << "  __syncthreads();\n";
     pa = sa, pb = sb;
   }
+  std::string transposed;
+  for (int i = 0; i < 2; ++i)
+    if (op.dotTransposed[i])
+      *out_ << "  // " << nameOf(op.operands[size_t(i)]) << " holds "
+            << (i == 0 ? "A as [K, M]" : "B as [N, K]")
+            << ": the tensor cores read it transposed from shared memory\n";
+  if (op.dotTransposed[0] || op.dotTransposed[1])
+    transposed = std::string(", ") + (op.dotTransposed[0] ? "true" : "false") + ", " +
+                 (op.dotTransposed[1] ? "true" : "false");
   *out_ << "  tilec::dot_smem<" << L << ", " << tileA << ", " << tileB << ", " << precision
-        << ">(" << pa << ", " << pb << ", " << name << ", tid);\n";
+        << transposed << ">(" << pa << ", " << pb << ", " << name << ", tid);\n";
   if (!(staged(a) && staged(b)))
     *out_ << "  __syncthreads(); // the scratch buffer is free again\n";
 }

@@ -8,7 +8,7 @@
 
 namespace tilec {
 
-static std::string templateKinds(const Kernel &k) {
+std::string templateKinds(const Kernel &k) {
   std::string s;
   for (auto &tp : k.templateParams)
     s += tp.kind == TemplateParam::Kind::Type   ? 't'

@@ -5,6 +5,7 @@
 // symbolic shapes itself. Anything it cannot translate is reported as a located error.
 #pragma once
 
+#include "ir/Autotune.h"
 #include "ir/IR.h"
 
 #include <clang/AST/ASTContext.h>
@@ -16,5 +17,10 @@ namespace tilec {
 
 /// Lowers every kernel of the main file; errors go to the context's DiagnosticsEngine.
 std::vector<std::unique_ptr<Kernel>> lowerKernels(clang::ASTContext &ctx);
+
+/// Reads the TILEC_AUTOTUNE declarations of the main file and checks each against its kernel;
+/// errors go to the context's DiagnosticsEngine.
+std::vector<AutotuneDecl> readAutotuneDecls(clang::ASTContext &ctx,
+                                            const std::vector<const Kernel *> &kernels);
 
 } // namespace tilec

@@ -113,6 +113,8 @@ struct Op {
   std::vector<bool> producerCarried;
   enum class Stage { Consumer, Producer, Both } stage = Stage::Consumer;
   bool asyncCopy = false; // a Load whose tile goes to shared memory (cp.async)
+  // A Dot (set by FuseDotTranspose): operand i is given transposed ([K, M] for a, [N, K] for b).
+  bool dotTransposed[2] = {false, false};
 };
 
 /// A layout for tiles: how a program instance's threads hold the elements

@@ -50,6 +50,10 @@ static void printOp(std::ostringstream &os, const Op &op, const std::string &ind
     os << " pipelined";
   if (op.asyncCopy)
     os << " async";
+  if (op.dotTransposed[0])
+    os << " a^T";
+  if (op.dotTransposed[1])
+    os << " b^T";
   if (op.stage == Op::Stage::Producer)
     os << " producer";
   else if (op.stage == Op::Stage::Both)

@@ -86,6 +86,9 @@ public:
     }
     if (!dump.empty())
       std::cout << dump;
+    std::vector<AutotuneDecl> autotune = readAutotuneDecls(ctx, ks);
+    if (diags.hasErrorOccurred())
+      return;
 
     EmitOptions eo;
     eo.inputName = input.filename().string();
@@ -93,7 +96,7 @@ public:
     eo.stem = input.stem().string();
     eo.lineDirectives = o_.lineDirectives;
     std::string cuda = emitCuda(ks, eo);
-    std::string launcher = emitLauncher(ks, cuda, eo);
+    std::string launcher = emitLauncher(ks, cuda, eo) + emitAutotunedLaunchers(ks, autotune, eo);
 
     std::vector<AotSpec> specs;
     for (auto &text : o_.aotSpecs) {

@@ -95,10 +95,37 @@ template <class T> __device__ inline unsigned raw_bits(const T *p) {
     return *reinterpret_cast<const unsigned *>(p);
 }
 
+/// Where logical element (r, c) of an operand lives when its tile holds it as given
+/// (TRANSPOSED false) or transposed (the tile is [c, r]).
+template <class Tile, bool TRANSPOSED> __device__ constexpr int operand_offset(int r, int c) {
+  return TRANSPOSED ? Tile::offset(c, r) : Tile::offset(r, c);
+}
+
+/// A fragment (16 x K_STEP at (m0, k0)) gathered element by element: register j holds the
+/// 4 / sizeof(T) consecutive k's at k0 + (j / 2) * K_STEP / 2 + (l % 4) * (4 / sizeof(T)),
+/// row m0 + l / 4 + (j % 2) * 8.
+template <class Tile, bool TRANSPOSED, class T>
+__device__ inline void gather_a(unsigned (&a)[4], const T *sa, int m0, int k0, int lane) {
+  constexpr int PER = 4 / int(sizeof(T));
+  constexpr int K_STEP = 2 * Tile::CHUNK;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    unsigned packed = 0;
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const T *e = sa + operand_offset<Tile, TRANSPOSED>(m0 + lane / 4 + (j % 2) * 8,
+                                                         k0 + (j / 2) * (K_STEP / 2) +
+                                                             (lane % 4) * PER + p);
+      packed |= raw_bits(e) << (8 * int(sizeof(T)) * p);
+    }
+    a[j] = packed;
+  }
+}
+
 /// B fragment (K_STEP x 8 at (k0, n0)) gathered element by element: register j holds the
 /// 4 / sizeof(T) consecutive k's at k0 + j * K_STEP / 2 + (l % 4) * (4 / sizeof(T)), column
 /// n0 + l / 4.
-template <class Tile, class T>
+template <class Tile, bool TRANSPOSED, class T>
 __device__ inline void gather_b(unsigned (&b)[2], const T *sb, int k0, int n0, int lane) {
   constexpr int PER = 4 / int(sizeof(T));
   constexpr int K_STEP = 2 * Tile::CHUNK;
@@ -107,73 +134,93 @@ __device__ inline void gather_b(unsigned (&b)[2], const T *sb, int k0, int n0, i
     unsigned packed = 0;
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
-      const T *e = sb + Tile::offset(k0 + j * (K_STEP / 2) + (lane % 4) * PER + p, n0 + lane / 4);
+      const T *e = sb + operand_offset<Tile, TRANSPOSED>(k0 + j * (K_STEP / 2) + (lane % 4) * PER + p,
+                                                         n0 + lane / 4);
       packed |= raw_bits(e) << (8 * int(sizeof(T)) * p);
     }
     b[j] = packed;
   }
 }
 
-/// This warp's A (MT fragments) and B (NT fragments) for columns [k, k + K_STEP) of A.
-template <class L, class TileA, class TileB, class T> struct Fragments {
+/// This warp's A (MT fragments) and B (NT fragments) for columns [k, k + K_STEP) of A. A is
+/// [M, K] in its tile, or [K, M] with TRANS_A; B is [K, N], or [N, K] with TRANS_B. ldmatrix
+/// reads 16-byte rows, so it serves A as given (any type), B transposed (any type), and the
+/// other two orientations for 16-bit types (with .trans); the rest is gathered.
+template <class L, class TileA, class TileB, class T, bool TRANS_A, bool TRANS_B>
+struct Fragments {
+  static constexpr int CHUNK = 16 / int(sizeof(T));
   unsigned a[L::MT][4];
   unsigned b[L::NT][2];
 
   __device__ void load(const T *sa, const T *sb, int k, int m0, int n0, int lane) {
+    const int q = lane / 8, r8 = lane % 8;
 #pragma unroll
     for (int mt = 0; mt < L::MT; ++mt) {
-      ldmatrix_x4(a[mt], sa + TileA::offset(m0 + mt * 16 + lane % 16,
-                                            k + (lane / 16) * TileA::CHUNK));
+      const int m = m0 + mt * 16;
+      if constexpr (!TRANS_A)
+        ldmatrix_x4(a[mt], sa + TileA::offset(m + lane % 16, k + (lane / 16) * CHUNK));
+      else if constexpr (sizeof(T) == 2)
+        ldmatrix_x4_trans(a[mt], sa + TileA::offset(k + (q / 2) * 8 + r8, m + (q % 2) * 8));
+      else
+        gather_a<TileA, true>(a[mt], sa, m, k, lane);
       if constexpr (sizeof(T) == 4)
 #pragma unroll
         for (int j = 0; j < 4; ++j)
           a[mt][j] = to_tf32(a[mt][j]);
     }
-    if constexpr (sizeof(T) == 2 && L::NT % 2 == 0) {
+    if constexpr (TRANS_B && L::NT % 2 == 0) {
 #pragma unroll
       for (int nt = 0; nt < L::NT; nt += 2) {
         unsigned r[4];
-        ldmatrix_x4_trans(r, sb + TileB::offset(k + ((lane / 8) % 2) * 8 + lane % 8,
-                                                n0 + nt * 8 + (lane / 16) * 8));
+        ldmatrix_x4(r, sb + TileB::offset(n0 + nt * 8 + (q / 2) * 8 + r8, k + (q % 2) * CHUNK));
         b[nt][0] = r[0], b[nt][1] = r[1], b[nt + 1][0] = r[2], b[nt + 1][1] = r[3];
       }
-    } else if constexpr (sizeof(T) == 2) {
+    } else if constexpr (!TRANS_B && sizeof(T) == 2 && L::NT % 2 == 0) {
+#pragma unroll
+      for (int nt = 0; nt < L::NT; nt += 2) {
+        unsigned r[4];
+        ldmatrix_x4_trans(r, sb + TileB::offset(k + (q % 2) * 8 + r8, n0 + nt * 8 + (q / 2) * 8));
+        b[nt][0] = r[0], b[nt][1] = r[1], b[nt + 1][0] = r[2], b[nt + 1][1] = r[3];
+      }
+    } else if constexpr (!TRANS_B && sizeof(T) == 2) {
 #pragma unroll
       for (int nt = 0; nt < L::NT; ++nt) {
         unsigned r[2];
-        ldmatrix_x2_trans(r, sb + TileB::offset(k + ((lane / 8) % 2) * 8 + lane % 8, n0 + nt * 8));
+        ldmatrix_x2_trans(r, sb + TileB::offset(k + (q % 2) * 8 + r8, n0 + nt * 8));
         b[nt][0] = r[0], b[nt][1] = r[1];
       }
     } else {
 #pragma unroll
-      for (int nt = 0; nt < L::NT; ++nt) {
-        gather_b<TileB>(b[nt], sb, k, n0 + nt * 8, lane);
-        if constexpr (sizeof(T) == 4)
-          b[nt][0] = to_tf32(b[nt][0]), b[nt][1] = to_tf32(b[nt][1]);
-      }
+      for (int nt = 0; nt < L::NT; ++nt)
+        gather_b<TileB, TRANS_B>(b[nt], sb, k, n0 + nt * 8, lane);
     }
+    if constexpr (sizeof(T) == 4)
+#pragma unroll
+      for (int nt = 0; nt < L::NT; ++nt)
+        b[nt][0] = to_tf32(b[nt][0]), b[nt][1] = to_tf32(b[nt][1]);
   }
 };
 
-/// acc += A * B for this warp's block, with A ([M, K]) and B ([K, N]) in shared memory. The
-/// fragments of the next K_STEP are read while the tensor cores work on the current ones.
-template <class L, class TileA, class TileB, class T, class Acc, class Precision = DotTf32>
+/// acc += A * B for this warp's block, with A and B in shared memory (see Fragments for their
+/// orientations). The fragments of the next K_STEP are read while the tensor cores work on
+/// the current ones.
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T, class Acc>
 __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
-  static_assert(TileA::ROWS == L::ROWS && TileB::COLS == L::COLS && TileA::COLS == TileB::ROWS,
-                "tl::dot shapes: [M, K] x [K, N] -> [M, N]");
-  constexpr int K = TileA::COLS;
-  constexpr int K_STEP = 2 * TileA::CHUNK; // 16 for 16-bit types, 8 for float, 32 for 8-bit
+  constexpr int M = TRANS_A ? TileA::COLS : TileA::ROWS, K = TRANS_A ? TileA::ROWS : TileA::COLS;
+  constexpr int KB = TRANS_B ? TileB::COLS : TileB::ROWS, N = TRANS_B ? TileB::ROWS : TileB::COLS;
+  static_assert(M == L::ROWS && N == L::COLS && K == KB, "tl::dot shapes: [M, K] x [K, N] -> [M, N]");
+  constexpr int K_STEP = 2 * (16 / int(sizeof(T))); // 16 for 16-bit types, 8 for float, 32 for 8-bit
   static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
                                  "for float and 32 for 8-bit integers");
   const int lane = tid % 32;
   const int m0 = L::warp_m(tid) * L::WARP_M, n0 = L::warp_n(tid) * L::WARP_N;
-  Fragments<L, TileA, TileB, T> frag[2];
+  Fragments<L, TileA, TileB, T, TRANS_A, TRANS_B> frag[2];
   frag[0].load(sa, sb, 0, m0, n0, lane);
 #pragma unroll
   for (int step = 0; step < K / K_STEP; ++step) {
     if (step + 1 < K / K_STEP)
       frag[(step + 1) % 2].load(sa, sb, (step + 1) * K_STEP, m0, n0, lane);
-    const Fragments<L, TileA, TileB, T> &f = frag[step % 2];
+    const auto &f = frag[step % 2];
 #pragma unroll
     for (int mt = 0; mt < L::MT; ++mt)
 #pragma unroll
@@ -183,23 +230,25 @@ __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
 }
 
 /// Exact float: acc += A * B with one FMA per product, each thread for its own elements.
-template <class L, class TileA, class TileB>
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B>
 __device__ inline void fma_block(const float *sa, const float *sb, float *acc, int tid) {
+  constexpr int K = TRANS_A ? TileA::ROWS : TileA::COLS;
 #pragma unroll 1
-  for (int k = 0; k < TileA::COLS; ++k)
+  for (int k = 0; k < K; ++k)
 #pragma unroll
     for (int i = 0; i < L::ELEMS; ++i)
-      acc[i] = fmaf(sa[TileA::offset(L::row(tid, i), k)], sb[TileB::offset(k, L::col(tid, i))],
-                    acc[i]);
+      acc[i] = fmaf(sa[operand_offset<TileA, TRANS_A>(L::row(tid, i), k)],
+                    sb[operand_offset<TileB, TRANS_B>(k, L::col(tid, i))], acc[i]);
 }
 
 /// tl::dot of operands staged in shared memory: tensor cores, or FMAs for exact float.
-template <class L, class TileA, class TileB, class Precision, class T, class Acc>
+template <class L, class TileA, class TileB, class Precision, bool TRANS_A = false,
+          bool TRANS_B = false, class T, class Acc>
 __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
   if constexpr (sizeof(T) == 4 && is_same_v<Precision, DotIeee>)
-    fma_block<L, TileA, TileB>(sa, sb, acc, tid);
+    fma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
   else
-    mma_block<L, TileA, TileB, T, Acc>(sa, sb, acc, tid);
+    mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
 }
 
 /// Shared memory a tl::dot of register operands needs for staging them.

@@ -48,3 +48,65 @@ TILEC_KERNEL void dot_loop(const T *a, const T *b, Acc *c, int m, int n, int k) 
   tl::store(c + tl::expand_dims<1>(cm) * n + tl::expand_dims<0>(cn), acc,
             (tl::expand_dims<1>(cm) < m) && (tl::expand_dims<0>(cn) < n));
 }
+
+// c = a @ b where a is stored transposed (at: [k, m], row-major) when A_T, and b is stored
+// transposed (bt: [n, k], row-major) when B_T; the operands are read with tl::trans.
+template <int BM, int BN, int BK, class T, class Acc, bool A_T, bool B_T>
+TILEC_KERNEL void dot_loop_t(const T *a, const T *b, Acc *c, int m, int n, int k) {
+  int pid_m = tl::program_id(0);
+  int pid_n = tl::program_id(1);
+  auto rm = pid_m * BM + tl::arange<0, BM>();
+  auto rn = pid_n * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<Acc, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto rk = k0 + tl::arange<0, BK>();
+    if constexpr (A_T && B_T) {
+      auto at = tl::load(a + tl::expand_dims<1>(rk) * m + tl::expand_dims<0>(rm),
+                         (tl::expand_dims<1>(rk) < k) && (tl::expand_dims<0>(rm) < m), 0);
+      auto bt = tl::load(b + tl::expand_dims<1>(rn) * k + tl::expand_dims<0>(rk),
+                         (tl::expand_dims<1>(rn) < n) && (tl::expand_dims<0>(rk) < k), 0);
+      acc = tl::dot(tl::trans(at), tl::trans(bt), acc);
+    } else if constexpr (B_T) {
+      auto av = tl::load(a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk),
+                         (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k), 0);
+      auto bt = tl::load(b + tl::expand_dims<1>(rn) * k + tl::expand_dims<0>(rk),
+                         (tl::expand_dims<1>(rn) < n) && (tl::expand_dims<0>(rk) < k), 0);
+      acc = tl::dot(av, tl::trans(bt), acc);
+    } else {
+      auto at = tl::load(a + tl::expand_dims<1>(rk) * m + tl::expand_dims<0>(rm),
+                         (tl::expand_dims<1>(rk) < k) && (tl::expand_dims<0>(rm) < m), 0);
+      auto bv = tl::load(b + tl::expand_dims<1>(rk) * n + tl::expand_dims<0>(rn),
+                         (tl::expand_dims<1>(rk) < k) && (tl::expand_dims<0>(rn) < n), 0);
+      acc = tl::dot(tl::trans(at), bv, acc);
+    }
+  }
+  auto cm = pid_m * BM + tl::arange<0, BM>();
+  auto cn = pid_n * BN + tl::arange<0, BN>();
+  tl::store(c + tl::expand_dims<1>(cm) * n + tl::expand_dims<0>(cn), acc,
+            (tl::expand_dims<1>(cm) < m) && (tl::expand_dims<0>(cn) < n));
+}
+
+// c = a @ bt^T with bt stored [n, k] row-major (the A @ B^T of attention scores), in a loop
+// the translator pipelines: the dot reads bt's stage buffers transposed.
+template <int BM, int BN, int BK, class T, class Acc>
+TILEC_KERNEL void dot_loop_bt(const T *a, const T *bt, Acc *c, int m, int n, int k) {
+  int pid_m = tl::program_id(0);
+  int pid_n = tl::program_id(1);
+  auto rm = pid_m * BM + tl::arange<0, BM>();
+  auto rn = pid_n * BN + tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto a_ptrs = a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk);
+  auto bt_ptrs = bt + tl::expand_dims<1>(rn) * k + tl::expand_dims<0>(rk);
+  auto acc = tl::zeros<Acc, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto av = tl::load(a_ptrs, (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k - k0), 0);
+    auto btv = tl::load(bt_ptrs, (tl::expand_dims<1>(rn) < n) && (tl::expand_dims<0>(rk) < k - k0), 0);
+    acc = tl::dot(av, tl::trans(btv), acc);
+    a_ptrs += BK;
+    bt_ptrs += BK;
+  }
+  auto cm = pid_m * BM + tl::arange<0, BM>();
+  auto cn = pid_n * BN + tl::arange<0, BN>();
+  tl::store(c + tl::expand_dims<1>(cm) * n + tl::expand_dims<0>(cn), acc,
+            (tl::expand_dims<1>(cm) < m) && (tl::expand_dims<0>(cn) < n));
+}

@@ -1,0 +1,279 @@
+// The autotuned launchers: for each TILEC_AUTOTUNE declaration, `<kernel>_autotuned<...>(grid,
+// stream, args...)` in the launcher header. Its template parameters are those of the kernel
+// that neither the configs nor a heuristic set; the rest come from the config tilec::Autotuner
+// chooses, so one launcher compiles and times every config without instantiating anything.
+// The declaration's hooks are copied next to it, in the header's namespace.
+#include "codegen/Codegen.h"
+
+#include <set>
+#include <sstream>
+
+namespace tilec {
+
+namespace {
+
+bool isArg(const Kernel &k, const std::string &n) {
+  for (auto &p : k.params)
+    if (p.name == n)
+      return true;
+  return false;
+}
+
+bool containsWord(const std::string &text, const std::string &word) {
+  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
+    if ((at == 0 || !isIdent(text[at - 1])) &&
+        (at + word.size() == text.size() || !isIdent(text[at + word.size()])))
+      return true;
+  return false;
+}
+
+class Emitter {
+public:
+  Emitter(const Kernel &k, const AutotuneDecl &d, const EmitOptions &o, std::ostringstream &os)
+      : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.stem) {}
+
+  /// The declaration's data and hooks, inside the header's namespace.
+  void emitSupport(std::set<std::string> &copiedFunctions);
+  void emitLauncher();
+
+private:
+  /// What the launcher passes for a hook parameter named `n` (inside a lambda over `config`).
+  std::string bind(const std::string &n) const {
+    if (n == "num_warps" || n == "num_stages")
+      return "config." + n;
+    if (!isArg(k_, n) && d_.setPerConfig(n))
+      return "config.get(\"" + n + "\")";
+    return n; // an argument or a template parameter of the launcher
+  }
+  std::string call(const HostHook &h, const std::string &name) const {
+    std::string s = ns_ + "::" + (h.functionName.empty() ? name : h.functionName) + "(";
+    for (size_t i = 0; i < h.params.size(); ++i)
+      s += (i ? ", " : "") + bind(h.params[i].name);
+    return s + ")";
+  }
+  void emitHook(const HostHook &h, const std::string &name, std::set<std::string> &copied) {
+    if (h.functionName.empty())
+      os_ << "inline const auto " << name << " = " << h.text << ";\n";
+    else if (copied.insert(h.functionName).second)
+      os_ << h.text << "\n";
+  }
+  std::string hookName(const std::string &role) const { return k_.name + "_" + role; }
+  bool isBool(const std::string &n) const {
+    for (auto &tp : k_.templateParams)
+      if (tp.name == n)
+        return tp.kind == TemplateParam::Kind::Bool;
+    return false;
+  }
+
+  const Kernel &k_;
+  const AutotuneDecl &d_;
+  std::ostringstream &os_;
+  std::string ns_;
+};
+
+void Emitter::emitSupport(std::set<std::string> &copied) {
+  os_ << "/// " << k_.name << "'s TILEC_AUTOTUNE declaration: its configs, the names of the "
+      << "tuning key\n/// (the template values of the call, DIV16, the key) and the timing.\n";
+  os_ << "inline tilec::TuningSpec " << k_.name << "_tuning() {\n"
+      << "  tilec::TuningSpec spec;\n"
+      << "  spec.kernel = \"" << k_.name << "\";\n"
+      << "  spec.configs = {\n";
+  for (auto &c : d_.configs) {
+    os_ << "      tilec::Config({";
+    for (size_t i = 0; i < c.values.size(); ++i) {
+      const AutotuneValue &v = c.values[i];
+      os_ << (i ? ", " : "") << "{\"" << v.param.name << "\", "
+          << (isBool(v.param.name) ? (v.value ? "true" : "false") : std::to_string(v.value))
+          << "}";
+    }
+    os_ << "}, /*num_warps=*/" << c.numWarps << ", /*num_stages=*/" << c.numStages << "),\n";
+  }
+  os_ << "  };\n";
+  std::string names, kinds;
+  for (auto &tp : k_.templateParams)
+    if (!d_.setPerConfig(tp.name)) {
+      names += "\"" + tp.name + "\", ";
+      kinds += tp.kind == TemplateParam::Kind::Type   ? 't'
+               : tp.kind == TemplateParam::Kind::Bool ? 'b'
+                                                      : 'i';
+    }
+  names += "\"DIV16\"";
+  kinds += 'm';
+  for (auto &key : d_.key)
+    for (auto &p : k_.params)
+      if (p.name == key.name) {
+        names += ", \"" + key.name + "\"";
+        kinds += p.type.elem.isFloat()                 ? 'f'
+                 : p.type.elem.is(ScalarKind::Bool) ? 'b'
+                                                       : 'i';
+      }
+  os_ << "  spec.key_names = {" << names << "};\n"
+      << "  spec.key_kinds = \"" << kinds << "\";\n"
+      << "  spec.warmup_ms = " << d_.warmupMs << ";\n"
+      << "  spec.rep_ms = " << d_.repMs << ";\n"
+      << "  return spec;\n}\n";
+
+  const bool anyHook = !d_.heuristics.empty() || !d_.prune.empty() || !d_.resetToZero.empty() ||
+                       !d_.restoreValue.empty();
+  if (anyHook)
+    os_ << "// The hooks of " << k_.name << "'s declaration, copied from its source.\n";
+  for (auto &h : d_.heuristics)
+    emitHook(h.value, hookName("heuristic_" + h.target.name), copied);
+  if (!d_.prune.empty())
+    emitHook(d_.prune, hookName("prune"), copied);
+  for (auto &b : d_.resetToZero)
+    emitHook(b.count, hookName("reset_" + b.arg.name), copied);
+  for (auto &b : d_.restoreValue)
+    emitHook(b.count, hookName("restore_" + b.arg.name), copied);
+}
+
+void Emitter::emitLauncher() {
+  const std::string &name = k_.name;
+  std::string key;
+  for (size_t i = 0; i < d_.key.size(); ++i)
+    key += (i ? ", " : "") + d_.key[i].name;
+  os_ << "\n/// Launches " << name << " with the config that its TILEC_AUTOTUNE declaration "
+      << "chooses: the first call\n/// for a new value of the key (" << key
+      << ") times the configs and keeps the fastest, in memory and\n/// on disk. `grid` is a "
+      << "tilec::Grid or a function of the chosen tilec::Config.\n";
+  std::vector<const TemplateParam *> callerParams;
+  for (auto &tp : k_.templateParams)
+    if (!d_.setPerConfig(tp.name))
+      callerParams.push_back(&tp);
+  if (!callerParams.empty()) {
+    os_ << "template <";
+    for (size_t i = 0; i < callerParams.size(); ++i)
+      os_ << (i ? ", " : "") << callerParams[i]->cppType << " " << callerParams[i]->name;
+    os_ << ">\n";
+  }
+  os_ << "inline void " << name << "_autotuned(tilec::GridFn grid, tilec::Stream stream";
+  for (auto &p : k_.params)
+    os_ << ", " << p.type.cudaElem() << " " << p.name;
+  os_ << ") {\n";
+  os_ << "  static tilec::Kernel kernel(" << ns_ << "::source, \"" << name << "\", \""
+      << templateKinds(k_) << "\");\n";
+  os_ << "  static tilec::Autotuner tuner(" << ns_ << "::source, " << ns_ << "::" << name
+      << "_tuning());\n";
+  os_ << "  const uint32_t div16 = tilec::div16_mask(";
+  for (size_t i = 0; i < k_.params.size(); ++i)
+    os_ << (i ? ", " : "") << k_.params[i].name;
+  os_ << ");\n";
+
+  os_ << "  // A choice is kept per specialization and value of the key.\n"
+      << "  tilec::SpecKey tuning_key;\n";
+  for (auto *tp : callerParams)
+    os_ << "  tuning_key.push(" << (tp->kind == TemplateParam::Kind::Type
+                                        ? "tilec::type_id<" + tp->name + ">()"
+                                        : "int64_t(" + tp->name + ")")
+        << ");\n";
+  os_ << "  tuning_key.push(div16);\n";
+  for (auto &k : d_.key)
+    os_ << "  tuning_key.push(tilec::key_value(" << k.name << "));\n";
+
+  os_ << "  // A config with the values of the heuristics added.\n"
+      << "  auto complete = [&](tilec::Config config) {\n";
+  for (auto &h : d_.heuristics) {
+    std::string value = call(h.value, hookName("heuristic_" + h.target.name));
+    if (h.target.name == "num_warps" || h.target.name == "num_stages")
+      os_ << "    config." << h.target.name << " = int(" << value << ");\n";
+    else if (isBool(h.target.name))
+      os_ << "    config.set(\"" << h.target.name << "\", int64_t(bool(" << value << ")));\n";
+    else
+      os_ << "    config.set(\"" << h.target.name << "\", int64_t(" << value << "));\n";
+  }
+  os_ << "    return config;\n  };\n";
+
+  os_ << "  // The specialization that runs a completed config.\n"
+      << "  auto spec_key = [&](const tilec::Config &config) {\n"
+      << "    tilec::SpecKey key;\n";
+  for (auto &tp : k_.templateParams) {
+    if (d_.setPerConfig(tp.name))
+      os_ << "    key.push(config.get(\"" << tp.name << "\"));\n";
+    else if (tp.kind == TemplateParam::Kind::Type)
+      os_ << "    key.push(tilec::type_id<" << tp.name << ">());\n";
+    else
+      os_ << "    key.push(int64_t(" << tp.name << "));\n";
+  }
+  os_ << "    key.push(config.num_warps);\n    key.push(config.num_stages);\n"
+      << "    key.push(div16);\n    return key;\n  };\n";
+
+  os_ << "  auto launch = [&](const tilec::Config &config) {\n";
+  os_ << "    void* params[] = {";
+  for (size_t i = 0; i < k_.params.size(); ++i)
+    os_ << (i ? ", " : "") << "(void*)&" << k_.params[i].name;
+  if (k_.params.empty())
+    os_ << "nullptr";
+  os_ << "};\n";
+  std::string dyn = dynamicSmemBytes(k_, "config.num_stages");
+  if (dyn.empty()) {
+    os_ << "    kernel.launch(spec_key(config), grid(config), config.num_warps * 32, "
+           "/*shared_bytes=*/0, stream, params);\n";
+  } else {
+    for (auto &tp : k_.templateParams)
+      if (d_.setPerConfig(tp.name) && containsWord(dyn, tp.name))
+        os_ << "    const int64_t " << tp.name << " = config.get(\"" << tp.name << "\");\n";
+    os_ << "    // the stage buffers of its pipelined loops\n"
+        << "    const size_t shared_bytes = size_t(" << dyn << ");\n"
+        << "    kernel.launch(spec_key(config), grid(config), config.num_warps * 32, "
+           "shared_bytes, stream, params);\n";
+  }
+  os_ << "  };\n";
+
+  os_ << "  const tilec::Config *chosen = tuner.find(tuning_key);\n"
+      << "  if (!chosen) {\n"
+      << "    tilec::Tuning tuning;\n"
+      << "    tuning.stream = stream;\n"
+      << "    tuning.complete = complete;\n"
+      << "    tuning.compile = [&](const tilec::Config &config) { "
+         "kernel.function(spec_key(config)); };\n"
+      << "    tuning.launch = launch;\n";
+  if (!d_.prune.empty())
+    os_ << "    tuning.keep = [&](const tilec::Config &config) { return bool("
+        << call(d_.prune, hookName("prune")) << "); };\n";
+  auto buffers = [&](const std::vector<AutotuneBuffer> &list, const char *role, bool zero) {
+    for (auto &b : list) {
+      std::string elem;
+      for (auto &p : k_.params)
+        if (p.name == b.arg.name)
+          elem = p.type.elem.sizeofExpr();
+      os_ << "    tuning.buffers.push_back({" << b.arg.name << ", size_t("
+          << call(b.count, hookName(std::string(role) + "_" + b.arg.name)) << ") * " << elem
+          << ", /*zero=*/" << (zero ? "true" : "false") << "});\n";
+    }
+  };
+  buffers(d_.resetToZero, "reset", true);
+  buffers(d_.restoreValue, "restore", false);
+  os_ << "    chosen = &tuner.tune(tuning_key, tuning);\n"
+      << "  }\n"
+      << "  launch(complete(*chosen));\n"
+      << "}\n";
+}
+
+} // namespace
+
+std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
+                                   const std::vector<AutotuneDecl> &decls, const EmitOptions &o) {
+  if (decls.empty())
+    return "";
+  std::ostringstream os;
+  os << "\n// Autotuned launchers, from the TILEC_AUTOTUNE declarations of " << o.inputName
+     << ".\n#include <tilec/autotune.h>\n\nnamespace tilec_generated::" << o.stem << " {\n";
+  std::set<std::string> copied;
+  auto kernelOf = [&](const AutotuneDecl &d) -> const Kernel * {
+    for (const Kernel *k : kernels)
+      if (k->name == d.kernel)
+        return k;
+    return nullptr;
+  };
+  for (auto &d : decls)
+    if (const Kernel *k = kernelOf(d))
+      Emitter(*k, d, o, os).emitSupport(copied);
+  os << "} // namespace tilec_generated::" << o.stem << "\n";
+  for (auto &d : decls)
+    if (const Kernel *k = kernelOf(d))
+      Emitter(*k, d, o, os).emitLauncher();
+  return os.str();
+}
+
+} // namespace tilec
