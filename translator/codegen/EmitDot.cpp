@@ -163,8 +163,8 @@ void KernelEmitter::emitPipelinedFor(const Op &op) {
   std::string stages = names_.fresh("stages");
   *out_ << "  // Software pipeline: the loads that feed tl::dot are copied to shared memory "
            "(cp.async)\n"
-        << "  // " << stages << " - 1 iterations ahead; each has a ring of " << stages
-        << " stage buffers.\n";
+        << "  // " << stages << " - 1 iterations ahead, each into its own ring of `" << stages
+        << "` stage buffers.\n";
   *out_ << "  constexpr int " << stages << " = " << stagesExpr("NUM_STAGES") << ";\n";
   std::string offset = "0";
   for (auto &o : body.ops) {
