@@ -141,6 +141,20 @@ TEST(GpuDot, PipelinedLoop) {
   check_loop<32, 64, 64, int8_t, int32_t>(65, 96, 300, 4, 2, 0);
 }
 
+TEST(GpuDot, RowsSharedByTwoLayouts) {
+  REQUIRE_GPU();
+  constexpr int BM = 64, BN = 32, BK = 32;
+  const int m = 150; // three programs, the last one partial
+  auto a = random_matrix<tl::half>(size_t(m) * BK, 7), b = random_matrix<tl::half>(BK * BN, 8);
+  tilec_test::DeviceBuffer da(a.size() * 2), db(b.size() * 2), dc(size_t(m) * BN * 4);
+  da.upload(a), db.upload(b);
+  dc.fill(0xff);
+  shared_rows<BM, BN, BK>(tilec::Grid{uint32_t((m + BM - 1) / BM)}, nullptr, da.as<tl::half>(),
+                          db.as<tl::half>(), dc.as<float>(), m, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_product(a, b, dc.download<float>(), m, BN, BK, 1e-5, "shared_rows");
+}
+
 TEST(GpuDot, TransposedOperands) {
   REQUIRE_GPU();
   check_transposed<64, 64, 32, tl::half, float, false, true>(70, 90, 100, 4, 1e-5);

@@ -199,11 +199,9 @@ std::string Assigner::run(const Op **where) {
           if (p >= 0 && have < 0) {
             groupLayout_[g_.find(op.operands[0]->id)] = slice(p, dim);
             changed = true;
-          } else if (p >= 0 && have != slice(p, dim)) {
-            conflictAt_ = &op;
-            err = "this tile would need a layout conversion (one [M, 1] or [1, N] tile "
-                  "broadcast into two different tiles), which the translator does not do yet";
           }
+          // A unit tile that already has another tile's slice layout (broadcast into two
+          // tiles of different layouts) is converted in step 5.
         }
         if (op.kind == OpKind::ExpandDims) {
           int out = layoutOf(op.result), in = layoutOf(op.operands[0]);
@@ -240,8 +238,9 @@ std::string Assigner::run(const Op **where) {
       v->layout = layoutOf(v.get());
 
   // 5. Conversions where an operand's layout is not the one its user needs: an expand_dims
-  //    whose rank-1 tile lives elsewhere; whole-tile reductions and scans of a slice (they
-  //    work on rank-1 blocked layouts).
+  //    whose rank-1 tile lives elsewhere; a [M, 1] / [1, N] tile broadcast into tiles of two
+  //    layouts (the second gets a converted copy); whole-tile reductions and scans of a slice
+  //    (they work on rank-1 blocked layouts).
   std::vector<std::pair<Op *, int>> todo;
   walk(k_, [&](const Op &cop) {
     Op *op = const_cast<Op *>(&cop);
@@ -256,6 +255,12 @@ std::string Assigner::run(const Op **where) {
     }
     if (op->kind == OpKind::ExpandDims && in->layout != op->result->layout)
       todo.push_back({op, op->result->layout});
+    if (op->kind == OpKind::Broadcast && isUnitRank2(in->type) &&
+        !isUnitRank2(op->result->type)) {
+      int want = slice(op->result->layout, in->type.shape[0].isConst(1) ? 0 : 1);
+      if (in->layout != want)
+        todo.push_back({op, want});
+    }
     if (op->kind == OpKind::Reduce && op->result->type.isScalar() &&
         k_.layouts[size_t(in->layout)].kind == Layout::Kind::Slice)
       todo.push_back({op, blocked(in->type.shape)});
@@ -274,12 +279,13 @@ std::string Assigner::run(const Op **where) {
       *where = conflictAt_;
     return err;
   }
-  // An expand_dims operand is converted once, where it is defined: not again in each user,
-  // and not inside a loop when the operand comes from before it.
+  // An expand_dims or broadcast operand is converted once, where it is defined: not again in
+  // each user, and not inside a loop when the operand comes from before it.
   std::map<std::pair<int, int>, Value *> converted; // (value id, layout) -> converted value
   for (auto &[op, layout] : todo) {
     Value *in = op->operands[0];
-    if (op->kind != OpKind::ExpandDims || !in->def || in->def->kind == OpKind::Param) {
+    bool hoistable = op->kind == OpKind::ExpandDims || op->kind == OpKind::Broadcast;
+    if (!hoistable || !in->def || in->def->kind == OpKind::Param) {
       k_.convertBefore(op, in, layout);
       continue;
     }

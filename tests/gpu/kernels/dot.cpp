@@ -110,3 +110,16 @@ TILEC_KERNEL void dot_loop_bt(const T *a, const T *bt, Acc *c, int m, int n, int
   tl::store(c + tl::expand_dims<1>(cm) * n + tl::expand_dims<0>(cn), acc,
             (tl::expand_dims<1>(cm) < m) && (tl::expand_dims<0>(cn) < n));
 }
+
+// One tile of row indices serves both the loads of A (blocked layout) and the store of the
+// result (the tensor cores' layout): the translator converts the store's copies.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void shared_rows(const tl::half *a, const tl::half *b, float *c, int m) {
+  auto rows = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
+  auto rk = tl::arange<0, BK>();
+  auto rn = tl::arange<0, BN>();
+  auto av = tl::load(a + rows * BK + tl::expand_dims<0>(rk), rows < m, 0.0f);
+  auto bv = tl::load(b + tl::expand_dims<1>(rk) * BN + tl::expand_dims<0>(rn));
+  auto acc = tl::dot(av, bv);
+  tl::store(c + rows * BN + tl::expand_dims<0>(tl::arange<0, BN>()), acc, rows < m);
+}
