@@ -23,6 +23,8 @@ KERNELS=(
   'examples/layer_norm/layer_norm.cpp'
   'examples/dropout/dropout.cpp'
   'examples/matmul/matmul.cpp'
+  'examples/batched_matmul/batched_matmul.cpp'
+  'examples/grouped_gemm/grouped_gemm.cpp'
 )
 # Kernel sources of tests that launch on a GPU: every .cpp under these folders that defines a
 # TILEC_KERNEL is translated as well.

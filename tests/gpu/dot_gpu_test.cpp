@@ -155,6 +155,32 @@ TEST(GpuDot, RowsSharedByTwoLayouts) {
   expect_product(a, b, dc.download<float>(), m, BN, BK, 1e-5, "shared_rows");
 }
 
+TEST(GpuDot, ReductionsOfAProduct) {
+  REQUIRE_GPU();
+  constexpr int BM = 64, BN = 64, BK = 32;
+  auto a = random_matrix<tl::half>(BM * BK, 9), b = random_matrix<tl::half>(BK * BN, 10);
+  tilec_test::DeviceBuffer da(a.size() * 2), db(b.size() * 2), dout(BM * BN * 4);
+  da.upload(a), db.upload(b);
+  dout.fill(0xff);
+  dot_softmax<BM, BN, BK>(tilec::Grid{1}, nullptr, da.as<tl::half>(), db.as<tl::half>(),
+                          dout.as<float>(), {.num_warps = 4});
+  tilec_test::synchronize();
+  std::vector<float> out = dout.download<float>();
+  for (int i = 0; i < BM; ++i) {
+    std::vector<double> row(BN);
+    double mx = -1e300, total = 0;
+    for (int j = 0; j < BN; ++j) {
+      for (int p = 0; p < BK; ++p)
+        row[j] += as_double(a[size_t(i) * BK + p]) * as_double(b[size_t(p) * BN + j]);
+      mx = std::max(mx, row[j]);
+    }
+    for (double &x : row)
+      total += (x = std::exp(x - mx));
+    for (int j = 0; j < BN; ++j)
+      ASSERT_NEAR(out[size_t(i) * BN + j], row[j] / total, 1e-5) << "row " << i << " col " << j;
+  }
+}
+
 TEST(GpuDot, TransposedOperands) {
   REQUIRE_GPU();
   check_transposed<64, 64, 32, tl::half, float, false, true>(70, 90, 100, 4, 1e-5);

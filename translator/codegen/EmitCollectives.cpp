@@ -94,6 +94,20 @@ void KernelEmitter::emitRelayout(const Op &op) {
   const Value *in = op.operands[0];
   const Value *r = op.result;
   std::string T = r->type.cudaElem(), name = nameOf(r), from = layoutOf(in), to = layoutOf(r);
+  bool rank2 = op.kind == OpKind::ConvertLayout &&
+               k_.layouts[size_t(in->layout)].kind != Layout::Kind::Slice &&
+               k_.layouts[size_t(r->layout)].kind != Layout::Kind::Slice &&
+               r->type.shape.size() == 2;
+  if (rank2) {
+    // Two layouts of the same [M, N] shape: a reshape that keeps the shape.
+    needSmem("tilec::tile_elements<" + from + ">() * sizeof(" + T + ")");
+    *out_ << "  // " << nameOf(in) << " moved from layout " << from << " to " << to
+          << " through shared memory\n";
+    *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
+    *out_ << "  tilec::reshape<" << from << ", " << to << ">(" << nameOf(in) << ", " << name
+          << ", tid, smem);\n";
+    return;
+  }
   if (op.kind == OpKind::ConvertLayout) {
     needSmem(from + "::TILE_SIZE * sizeof(" + T + ")");
     *out_ << "  // " << nameOf(in) << " moved from layout " << from << " to " << to

@@ -186,6 +186,9 @@ std::string Assigner::run(const Op **where) {
           return;
         if (op.kind == OpKind::Reduce && op.result && op.result->type.isTile()) {
           int p = layoutOf(op.operands[0]);
+          // A dot result is reduced in the blocked layout of its shape (converted in step 5).
+          if (p >= 0 && k_.layouts[size_t(p)].kind == Layout::Kind::Mma)
+            p = blocked(op.operands[0]->type.shape);
           if (p >= 0 && layoutOf(op.result) < 0) {
             groupLayout_[g_.find(op.result->id)] = slice(p, int(op.attrs[0].value()));
             changed = true;
@@ -245,14 +248,18 @@ std::string Assigner::run(const Op **where) {
   walk(k_, [&](const Op &cop) {
     Op *op = const_cast<Op *>(&cop);
     const Value *in = op->operands.empty() ? nullptr : op->operands[0];
-    bool reorders = op->kind == OpKind::Reduce || op->kind == OpKind::Scan ||
-                    op->kind == OpKind::Trans || op->kind == OpKind::Reshape;
-    if (reorders && in->type.isTile() && in->layout >= 0 &&
-        k_.layouts[size_t(in->layout)].kind == Layout::Kind::Mma && err.empty()) {
+    bool fromMma = in && in->type.isTile() && in->layout >= 0 &&
+                   k_.layouts[size_t(in->layout)].kind == Layout::Kind::Mma;
+    bool reorders = op->kind == OpKind::Scan || op->kind == OpKind::Trans ||
+                    op->kind == OpKind::Reshape;
+    if (reorders && fromMma && err.empty()) {
       conflictAt_ = op;
       err = "this operation on a tl::dot result (or a tile computed from one) is not "
-            "translated yet: reductions, scans, trans and reshape need a blocked tile";
+            "translated yet: scans, trans and reshape need a blocked tile";
     }
+    // Reductions of a dot result work on a blocked copy of it.
+    if (op->kind == OpKind::Reduce && fromMma)
+      todo.push_back({op, blocked(in->type.shape)});
     if (op->kind == OpKind::ExpandDims && in->layout != op->result->layout)
       todo.push_back({op, op->result->layout});
     if (op->kind == OpKind::Broadcast && isUnitRank2(in->type) &&

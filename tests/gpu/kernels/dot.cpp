@@ -123,3 +123,18 @@ TILEC_KERNEL void shared_rows(const tl::half *a, const tl::half *b, float *c, in
   auto acc = tl::dot(av, bv);
   tl::store(c + rows * BN + tl::expand_dims<0>(tl::arange<0, BN>()), acc, rows < m);
 }
+
+// Row softmax of a product (the inner block of attention): reductions of a dot result and
+// the reduced rows broadcast back into it.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void dot_softmax(const tl::half *a, const tl::half *b, float *out) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto av = tl::load(a + tl::expand_dims<1>(rm) * BK + tl::expand_dims<0>(rk));
+  auto bv = tl::load(b + tl::expand_dims<1>(rk) * BN + tl::expand_dims<0>(rn));
+  auto s = tl::dot(av, bv);
+  auto p = tl::exp(s - tl::expand_dims<1>(tl::max<1>(s)));
+  tl::store(out + tl::expand_dims<1>(tl::arange<0, BM>()) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+            p / tl::expand_dims<1>(tl::sum<1>(p)));
+}
