@@ -54,10 +54,11 @@ step "memcheck vector_add_aot" "$OUT/memcheck.log" \
   compute-sanitizer --tool memcheck --error-exitcode 1 "$example/vector_add_aot" --gpu --small \
   --expect-aot
 
-# The rank-2, control-flow and device-library GPU tests exercise shared memory (reductions,
-# layout conversions, scans): check them for bad accesses and races.
+# The rank-2, control-flow, dot and device-library GPU tests exercise shared memory
+# (reductions, layout conversions, scans, cp.async stage rings): check them for bad accesses
+# and races.
 gtests=$BUILD/tests/gpu/gpu_runtime_tests
-filter='GpuRank2.*:GpuControlFlow.*:DeviceLibrary.Reduce*:DeviceLibrary.Scan*'
+filter='GpuRank2.*:GpuControlFlow.*:GpuDot.*:DeviceLibrary.Reduce*:DeviceLibrary.Scan*'
 step "memcheck gpu tests" "$OUT/memcheck.log" \
   compute-sanitizer --tool memcheck --error-exitcode 1 "$gtests" --gtest_filter="$filter"
 step "racecheck gpu tests" "$OUT/memcheck.log" \
@@ -72,6 +73,10 @@ bench_tilec() {
   # Built once bench/CMakeLists.txt switches it on (the translator lowering tl::dot).
   if [[ -x $BUILD/bench/bench_matmul ]]; then
     "$BUILD/bench/bench_matmul" >>"$OUT/bench_tilec.jsonl" || rc=1
+  fi
+  # The first call of the autotuned matmul (compile + timing of its configs).
+  if [[ -x $BUILD/bench/bench_autotune ]]; then
+    "$BUILD/bench/bench_autotune" >>"$OUT/bench_tilec.jsonl" || rc=1
   fi
   return $rc
 }
