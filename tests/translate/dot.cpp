@@ -56,8 +56,8 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU:       tl::bfloat16* av_stages = reinterpret_cast<tl::bfloat16*>(dsmem + 0);
 // CU:       tl::bfloat16* bv_stages = reinterpret_cast<tl::bfloat16*>(dsmem + stages * av_smem::BYTES);
 // CU:       for (int stage = 0; stage < stages - 1; ++stage) {
-// CU:         tilec::copy_run_async<av_width, av_mask_uniform, av_smem>((av_stages + stage * av_smem::ELEMS), L{{[0-9]+}}::row(tid, i), L{{[0-9]+}}::col(tid, i), a_ptrs[i], &{{t[0-9]+}}[i]);
-// CU:         tilec::copy_run_async<bv_width, bv_smem>((bv_stages + stage * bv_smem::ELEMS), L{{[0-9]+}}::row(tid, i), L{{[0-9]+}}::col(tid, i), b_ptrs[i]);
+// CU:         tilec::copy_tile_async<L{{[0-9]+}}, av_width, av_mask_uniform, av_smem>((av_stages + stage * av_smem::ELEMS), a_ptrs, {{t[0-9]+}}, tid);
+// CU:         tilec::copy_tile_async<L{{[0-9]+}}, bv_width, bv_smem>((bv_stages + stage * bv_smem::ELEMS), b_ptrs, tid);
 // CU:       tilec::cp_async_commit();
 // CU:       for (int k0 = 0; k0 < k; k0 += BK) {
 // CU-NEXT:    // this iteration's stage has landed

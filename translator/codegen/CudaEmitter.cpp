@@ -28,6 +28,10 @@ void KernelEmitter::decideMaterialization() {
     if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || rank1Scan ||
         (op->kind == OpKind::Atomic && op->result->type.isScalar()))
       needSmem("tilec::kScratchBytes");
+    // A pipelined load hands its pointers to the copy as an array.
+    if (op->kind == OpKind::Load && op->asyncCopy && op->operands[0]->def &&
+        op->operands[0]->def->kind != OpKind::Param)
+      arrays_.insert(op->operands[0]->id);
     // tl::dot writes register operands to shared memory from arrays.
     if (op->kind == OpKind::Dot)
       for (size_t j = 0; j < 2; ++j)

@@ -122,15 +122,12 @@ void KernelEmitter::emitAsyncCopy(const Op &op) {
           << " == 0;\n";
     templateArgs += ", " + u;
   }
-  templateArgs += ", " + p.tile;
   std::string dst = "(" + p.stages + " + " + writeStage_ + " * " + p.tile + "::ELEMS)";
-  *out_ << "#pragma unroll\n";
-  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
-  *out_ << "    tilec::copy_run_async<" << templateArgs << ">(" << dst << ", " << L
-        << "::row(tid, i), " << L << "::col(tid, i), " << elem(ptrs, "i");
+  *out_ << "  tilec::copy_tile_async<" << L << ", " << templateArgs << ", " << p.tile << ">("
+        << dst << ", " << nameOf(ptrs) << ", ";
   if (tileMask)
-    *out_ << ", " << arrayArg(mask, "i");
-  *out_ << ");\n";
+    *out_ << nameOf(mask) << ", ";
+  *out_ << "tid);\n";
 }
 
 /// One part of a pipelined loop's body: the producer (copies for a later iteration, with the

@@ -30,34 +30,45 @@ template <int N> __device__ inline void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
-/// Copies a run of W consecutive elements (tile element (r, c) onwards) from `src` into
-/// `tile`, masked (masked-off elements become zero). Runs of 4, 8 or 16 bytes whose mask is
-/// the same for the whole run go through cp.async; anything else is copied now, through
-/// registers.
-template <int W, bool MASK_UNIFORM, class Tile, class T>
-__device__ inline void copy_run_async(T *tile, int r, int c, const T *src, const bool *mask) {
-  T *dst = tile + Tile::offset(r, c);
+/// Copies a tile held as pointers in layout L (runs of W consecutive elements, pointers in
+/// `ptrs`, masks in `mask`, masked-off elements become zero) into `tile`. Runs of 4, 8 or 16
+/// bytes whose mask is the same for the whole run go through cp.async. Anything else is read
+/// now, through registers: every load is issued before the first store to shared memory, so
+/// that their latencies overlap.
+template <class L, int W, bool MASK_UNIFORM, class Tile, class T>
+__device__ inline void copy_tile_async(T *tile, const T *const *ptrs, const bool *mask, int tid) {
   constexpr int BYTES = W * int(sizeof(T));
   if constexpr (MASK_UNIFORM && (BYTES == 4 || BYTES == 8 || BYTES == 16)) {
-    cp_async<BYTES>(dst, src, mask[0]);
-  } else {
 #pragma unroll
-    for (int v = 0; v < W; ++v)
-      dst[v] = mask[v] ? src[v] : T{}; // T{} is zero for every element type
+    for (int i = 0; i < L::ELEMS; i += W)
+      cp_async<BYTES>(tile + Tile::offset(L::row(tid, i), L::col(tid, i)), ptrs[i], mask[i]);
+  } else {
+    T v[L::ELEMS];
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; ++i)
+      v[i] = mask[i] ? *ptrs[i] : T{}; // T{} is zero for every element type
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; ++i)
+      tile[Tile::offset(L::row(tid, i), L::col(tid, i))] = v[i];
   }
 }
 
 /// The same without a mask.
-template <int W, class Tile, class T>
-__device__ inline void copy_run_async(T *tile, int r, int c, const T *src) {
-  T *dst = tile + Tile::offset(r, c);
+template <class L, int W, class Tile, class T>
+__device__ inline void copy_tile_async(T *tile, const T *const *ptrs, int tid) {
   constexpr int BYTES = W * int(sizeof(T));
   if constexpr (BYTES == 4 || BYTES == 8 || BYTES == 16) {
-    cp_async<BYTES>(dst, src, true);
-  } else {
 #pragma unroll
-    for (int v = 0; v < W; ++v)
-      dst[v] = src[v];
+    for (int i = 0; i < L::ELEMS; i += W)
+      cp_async<BYTES>(tile + Tile::offset(L::row(tid, i), L::col(tid, i)), ptrs[i], true);
+  } else {
+    T v[L::ELEMS];
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; ++i)
+      v[i] = *ptrs[i];
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; ++i)
+      tile[Tile::offset(L::row(tid, i), L::col(tid, i))] = v[i];
   }
 }
 
