@@ -30,6 +30,39 @@ template <int N> __device__ inline void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
+/// `*p` when `pred`, else zero, as one predicated load: no branch, so that many of them in a
+/// row stay straight-line code the compiler can schedule together.
+template <class T> __device__ inline T load_or_zero(const T *p, bool pred) {
+  T v;
+  if constexpr (sizeof(T) == 1) {
+    unsigned short r;
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b16 %0, 0;\n"
+                 " @q ld.global.u8 %0, [%1];\n}\n"
+                 : "=h"(r) : "l"(p), "r"(int(pred)));
+    unsigned char b = (unsigned char)r;
+    v = *reinterpret_cast<const T *>(&b);
+  } else if constexpr (sizeof(T) == 2) {
+    unsigned short r;
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b16 %0, 0;\n"
+                 " @q ld.global.b16 %0, [%1];\n}\n"
+                 : "=h"(r) : "l"(p), "r"(int(pred)));
+    v = *reinterpret_cast<const T *>(&r);
+  } else if constexpr (sizeof(T) == 4) {
+    unsigned r;
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b32 %0, 0;\n"
+                 " @q ld.global.b32 %0, [%1];\n}\n"
+                 : "=r"(r) : "l"(p), "r"(int(pred)));
+    v = *reinterpret_cast<const T *>(&r);
+  } else {
+    unsigned long long r;
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b64 %0, 0;\n"
+                 " @q ld.global.b64 %0, [%1];\n}\n"
+                 : "=l"(r) : "l"(p), "r"(int(pred)));
+    v = *reinterpret_cast<const T *>(&r);
+  }
+  return v;
+}
+
 /// Copies a tile held as pointers in layout L (runs of W consecutive elements, pointers in
 /// `ptrs`, masks in `mask`, masked-off elements become zero) into `tile`. Runs of 4, 8 or 16
 /// bytes whose mask is the same for the whole run go through cp.async. Anything else is read
@@ -46,7 +79,7 @@ __device__ inline void copy_tile_async(T *tile, const T *const *ptrs, const bool
     T v[L::ELEMS];
 #pragma unroll
     for (int i = 0; i < L::ELEMS; ++i)
-      v[i] = mask[i] ? *ptrs[i] : T{}; // T{} is zero for every element type
+      v[i] = load_or_zero(ptrs[i], mask[i]);
 #pragma unroll
     for (int i = 0; i < L::ELEMS; ++i)
       tile[Tile::offset(L::row(tid, i), L::col(tid, i))] = v[i];
