@@ -117,3 +117,39 @@ TILEC_KERNEL void layer_norm_bwd_dwdb(const float *dw_part, const float *db_part
   tl::store(dw + cols, tl::cast<tl::half>(dw_acc), mask);
   tl::store(db + cols, tl::cast<tl::half>(db_acc), mask);
 }
+
+// Autotuning of the kernels that hold a row in one tile: BLOCK follows from the row length (a
+// heuristic, Triton's @triton.heuristics); num_warps is timed for each row length (Triton's
+// @triton.autotune). The hooks are host functions, copied into the launcher header.
+
+// The row length rounded up to a power of two, at least one warp's worth.
+inline int row_block(int n) { return tilec::next_power_of_2(n < 32 ? 32 : n); }
+
+// Keeps the num_warps that give each thread from 1 to 32 values of the row.
+inline bool fits_block(int BLOCK, int num_warps) {
+  return 32 * num_warps <= BLOCK && BLOCK <= 32 * 32 * num_warps;
+}
+
+TILEC_AUTOTUNE(layer_norm_fwd) = {
+    .configs = {{.num_warps = 1},
+                {.num_warps = 2},
+                {.num_warps = 4},
+                {.num_warps = 8},
+                {.num_warps = 16},
+                {.num_warps = 32}},
+    .key = {"n"},
+    .prune = fits_block,
+    .heuristics = {{"BLOCK", row_block}},
+};
+
+TILEC_AUTOTUNE(layer_norm_bwd_dx) = {
+    .configs = {{.num_warps = 1},
+                {.num_warps = 2},
+                {.num_warps = 4},
+                {.num_warps = 8},
+                {.num_warps = 16},
+                {.num_warps = 32}},
+    .key = {"n"},
+    .prune = fits_block,
+    .heuristics = {{"BLOCK", row_block}},
+};

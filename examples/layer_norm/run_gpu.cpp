@@ -6,6 +6,8 @@
 #include "block_dispatch.h"
 #include "device_buffer.h"
 
+#include <stdexcept>
+
 namespace example {
 
 void forward_on_gpu(const Problem &p, const Config &c) {
@@ -17,10 +19,9 @@ void forward_on_gpu(const Problem &p, const Config &c) {
   rstd.poison();
   with_block<kMaxBlock>(c.fwd_block, kBadBlock, [&](auto blk) {
     constexpr int B = decltype(blk)::value;
-    if (p.cols <= B)
-      layer_norm_fwd<B>(tilec::Grid{(uint32_t)p.rows}, nullptr, x.data(), y.data(), w.data(),
-                        b.data(), mean.data(), rstd.data(), p.cols, p.cols, p.eps,
-                        {.num_warps = warps_for(B)});
+    if (p.cols <= B) // the row in one tile: BLOCK and num_warps from TILEC_AUTOTUNE
+      layer_norm_fwd_autotuned(tilec::Grid{(uint32_t)p.rows}, nullptr, x.data(), y.data(), w.data(),
+                               b.data(), mean.data(), rstd.data(), p.cols, p.cols, p.eps);
     else
       layer_norm_fwd_wide<B>(tilec::Grid{(uint32_t)p.rows}, nullptr, x.data(), y.data(), w.data(),
                              b.data(), mean.data(), rstd.data(), p.cols, p.cols, p.eps,
@@ -40,12 +41,12 @@ void backward_on_gpu(const Problem &p, const Config &c) {
   dx.poison();
   dw.poison();
   db.poison();
-  with_block<kMaxBlock>(c.bwd_block, kBadBlock, [&](auto blk) {
-    constexpr int B = decltype(blk)::value;
-    layer_norm_bwd_dx<B>(tilec::Grid{(uint32_t)c.groups}, nullptr, dx.data(), dy.data(),
-                         dw_part.data(), db_part.data(), x.data(), w.data(), mean.data(),
-                         rstd.data(), p.cols, p.rows, p.cols, {.num_warps = warps_for(B)});
-  });
+  if (c.bwd_block != block_for(p.cols) || c.bwd_block > kMaxBlock)
+    throw std::invalid_argument(kBadBlock);
+  // BLOCK (the row in one tile) and num_warps from TILEC_AUTOTUNE.
+  layer_norm_bwd_dx_autotuned(tilec::Grid{(uint32_t)c.groups}, nullptr, dx.data(), dy.data(),
+                              dw_part.data(), db_part.data(), x.data(), w.data(), mean.data(),
+                              rstd.data(), p.cols, p.rows, p.cols);
   layer_norm_bwd_dwdb<kDwdbBlock>(tilec::Grid{(uint32_t)tilec::cdiv(p.cols, kDwdbBlock)}, nullptr,
                                   dw_part.data(), db_part.data(), dw.data(), db.data(), c.groups,
                                   p.cols, {.num_warps = kDwdbWarps});

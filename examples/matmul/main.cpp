@@ -2,7 +2,8 @@
 // in fp16 and bf16, with and without the leaky ReLU, on sizes that are not multiples of the
 // blocks: 1 x 1 x 1, 17 x 33 x 65 (padded row strides), 100 x 70 x 130 in the interpreter;
 // 1 x 1 x 1, 17 x 33 x 65, 1000 x 1000 x 1000 and 4096 x 4096 x 4096 on the GPU, with
-// timing (TFLOP/s) for the large ones.
+// timing (TFLOP/s) for the large ones. The GPU runs the configs that autotuning chooses
+// (TILEC_PRINT_AUTOTUNING=1 shows them); the interpreter runs fixed ones.
 //
 //   matmul [--gpu] [--interpreter]
 //     --gpu          require a GPU: exit 77 ("SKIPPED") without one (for ctest)
@@ -130,10 +131,13 @@ template <class T> bool check(const Problem &p, const Config &cfg, bool leaky, b
   if (overwritten)
     std::printf("  %zu elements outside C were written (masking bug)\n", overwritten);
   bool ok = bad == 0 && overwritten == 0;
-  std::printf("%-4s %s %-5s %4d x %-4d x %-4d (ld %d/%d/%d, BLOCK %dx%dx%d, GROUP_M %d) %s, "
-              "worst error %.2g of its bound",
-              ok ? "ok" : "FAIL", type_name<T>(), leaky ? "leaky" : "plain", p.M, p.N, p.K,
-              p.lda, p.ldb, p.ldc, cfg.block_m, cfg.block_n, cfg.block_k, cfg.group_m,
+  char blocks[64] = "autotuned";
+  if (!(cfg == example::kAutotuned))
+    std::snprintf(blocks, sizeof blocks, "BLOCK %dx%dx%d, GROUP_M %d", cfg.block_m, cfg.block_n,
+                  cfg.block_k, cfg.group_m);
+  std::printf("%-4s %s %-5s %4d x %-4d x %-4d (ld %d/%d/%d, %s) %s, worst error %.2g of its bound",
+              ok ? "ok" : "FAIL", type_name<T>(), leaky ? "leaky" : "plain", p.M, p.N, p.K, p.lda,
+              p.ldb, p.ldc, blocks,
               bad ? (std::to_string(bad) + " mismatches").c_str() : "all match", worst);
   if (ok && gpu && 2.0 * p.M * p.N * p.K >= 1e9) {
     double ms = example::time_on_gpu_ms(p, m, cfg, leaky);
@@ -153,10 +157,11 @@ bool run_checks(const example::RunOptions &run) {
   } else {
     problems.push_back({100, 70, 130, 130, 70, 70});
   }
-  // The interpreter also runs small blocks, so that its problems span many programs.
-  std::vector<Config> configs = {example::kGpuConfig};
+  // The GPU runs what autotuning chooses; the interpreter runs a fixed config and small
+  // blocks, so that its problems span many programs.
+  std::vector<Config> configs = {example::kAutotuned};
   if (!gpu)
-    configs.push_back(example::kSmallConfig);
+    configs = {example::kGpuConfig, example::kSmallConfig};
 
   bool ok = true;
   for (bool leaky : {false, true})

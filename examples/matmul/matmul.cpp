@@ -45,3 +45,35 @@ TILEC_KERNEL void matmul(const T *a, const T *b, T *c, int M, int N, int K, int 
   auto c_mask = (tl::expand_dims<1>(offs_cm) < M) && (tl::expand_dims<0>(offs_cn) < N);
   tl::store(c_ptrs, tl::cast<T>(acc), c_mask);
 }
+
+// Autotuning (Triton's @triton.autotune): the first call for new M, N, K times these configs
+// (Triton's tutorial 03 has the like) and keeps the fastest. Tiles 256 wide only pay off on
+// matrices at least that wide: for smaller ones the prune hook drops them before compiling.
+TILEC_AUTOTUNE(matmul) = {
+    .configs =
+        {
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+        },
+    .key = {"M", "N", "K"},
+    .prune =
+        [](int BLOCK_M, int BLOCK_N, int M, int N) {
+          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
+        },
+};

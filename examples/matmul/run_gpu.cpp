@@ -1,5 +1,6 @@
-// run_gpu.cpp - matmul through the typed launcher that tilec generated. Every CUDA runtime
-// call is checked; the launches themselves report errors as tilec::Error.
+// run_gpu.cpp - matmul through the typed launchers that tilec generated: the autotuned one
+// (kAutotuned) or the one of a fixed config. Every CUDA runtime call is checked; the launches
+// themselves report errors as tilec::Error.
 #include "matmul.tilec.h"
 #include "runners.h"
 
@@ -12,6 +13,14 @@ namespace {
 
 template <class T, bool LEAKY>
 void launch(const Problem &p, const T *a, const T *b, T *c, const Config &cfg) {
+  if (cfg == kAutotuned) {
+    // Triton's grid = lambda META: (cdiv(M, META["BLOCK_M"]) * cdiv(N, META["BLOCK_N"]),)
+    auto grid = [&](const tilec::Config &meta) {
+      return tilec::cdiv(p.M, meta["BLOCK_M"]) * tilec::cdiv(p.N, meta["BLOCK_N"]);
+    };
+    matmul_autotuned<T, LEAKY>(grid, nullptr, a, b, c, p.M, p.N, p.K, p.lda, p.ldb, p.ldc);
+    return;
+  }
   if (!(cfg == kGpuConfig))
     throw std::invalid_argument(kBadConfig);
   matmul<128, 128, 32, 8, T, LEAKY>(tilec::Grid{programs_for(p, cfg)}, nullptr, a, b, c, p.M,

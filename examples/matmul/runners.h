@@ -29,16 +29,19 @@ struct Config {
   bool operator==(const Config &) const = default;
 };
 
-/// What the GPU runs (one of the CUDA configs that Triton's tutorial 03 autotunes over).
+/// What the GPU runs: the config that TILEC_AUTOTUNE (matmul.cpp) chooses for each problem.
+constexpr Config kAutotuned{0, 0, 0, 0, 0, 0};
+/// One of the CUDA configs that Triton's tutorial 03 autotunes over (the interpreter runs it;
+/// the GPU runners take it too).
 constexpr Config kGpuConfig{128, 128, 32, 8, 4, 4};
 /// Small blocks, so that the interpreter's small problems still span several programs and
 /// groups of GROUP_M rows.
 constexpr Config kSmallConfig{32, 32, 16, 2, 4, 4};
 /// What the runners throw for any other config.
-inline constexpr const char *kBadConfig = "matmul: the runners instantiate kGpuConfig and "
-                                          "kSmallConfig only";
+inline constexpr const char *kBadConfig = "matmul: the runners take kAutotuned (GPU), "
+                                          "kGpuConfig and kSmallConfig (interpreter) only";
 
-/// Programs of one launch: one per BLOCK_M x BLOCK_N tile of C.
+/// Programs of one launch: one per BLOCK_M x BLOCK_N tile of C (of a fixed config).
 unsigned programs_for(const Problem &p, const Config &c);
 
 template <class T>

@@ -26,9 +26,6 @@ int block_for(int cols) {
   return block;
 }
 
-// As Triton's tutorial: more warps for wider rows, so each thread keeps <= 32 values.
-int warps_for(int block) { return block <= 2048 ? 4 : block <= 4096 ? 8 : 16; }
-
 } // namespace example
 
 namespace {

@@ -3,10 +3,10 @@
 #include "runners.h"
 #include "softmax.tilec.h"
 
-#include "block_dispatch.h"
 #include "device_buffer.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace example {
 namespace {
@@ -18,17 +18,17 @@ uint32_t persistent_programs(int rows) {
   return (uint32_t)std::max(1, std::min(rows, 4 * sms));
 }
 
+// The autotuned launchers: BLOCK comes from the row length and num_warps from timing (the
+// TILEC_AUTOTUNE declarations in softmax.cpp).
 void launch(Variant v, const float *in, float *out, Shape s) {
-  with_block<kMaxBlock>(block_for(s.cols), kRowTooWide, [&](auto blk) {
-    constexpr int B = decltype(blk)::value;
-    const int warps = warps_for(B);
-    if (v == Variant::row_per_program)
-      softmax_kernel<B>(tilec::Grid{(uint32_t)s.rows}, nullptr, out, in, s.in_stride, s.out_stride,
-                        s.cols, {.num_warps = warps});
-    else
-      softmax_persistent<B>(tilec::Grid{persistent_programs(s.rows)}, nullptr, out, in, s.in_stride,
-                            s.out_stride, s.rows, s.cols, {.num_warps = warps});
-  });
+  if (block_for(s.cols) > kMaxBlock)
+    throw std::invalid_argument(kRowTooWide);
+  if (v == Variant::row_per_program)
+    softmax_kernel_autotuned(tilec::Grid{(uint32_t)s.rows}, nullptr, out, in, s.in_stride,
+                             s.out_stride, s.cols);
+  else
+    softmax_persistent_autotuned(tilec::Grid{persistent_programs(s.rows)}, nullptr, out, in,
+                                 s.in_stride, s.out_stride, s.rows, s.cols);
 }
 
 } // namespace

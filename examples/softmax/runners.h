@@ -28,8 +28,8 @@ void softmax_in_interpreter(Variant v, const float *in, float *out, size_t out_l
 /// Median time of one launch on the GPU (ms), dense rows, for the printed GB/s.
 double time_on_gpu_ms(Variant v, int rows, int cols);
 
-/// The launch configuration: BLOCK for a row width, and warps by BLOCK.
+/// BLOCK for a row width (what the interpreter runs and the printed lines show; on the GPU
+/// the TILEC_AUTOTUNE heuristic of softmax.cpp computes the same).
 int block_for(int cols);
-int warps_for(int block);
 
 } // namespace example

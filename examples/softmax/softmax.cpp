@@ -31,3 +31,39 @@ TILEC_KERNEL void softmax_persistent(float *out, const float *in, int in_stride,
     tl::store(out + row * out_stride + cols, num * inv, mask);
   }
 }
+
+// Autotuning (Triton's @triton.heuristics and @triton.autotune): BLOCK follows from the row
+// length, as the tutorial computes it; num_warps is timed for each row length. The hooks are
+// host functions, copied into the launcher header.
+
+// The row length rounded up to a power of two, at least one warp's worth.
+inline int block_for_row(int n_cols) { return tilec::next_power_of_2(n_cols < 32 ? 32 : n_cols); }
+
+// Keeps the num_warps that give each thread from 1 to 64 values of the row.
+inline bool fits_row(int BLOCK, int num_warps) {
+  return 32 * num_warps <= BLOCK && BLOCK <= 64 * 32 * num_warps;
+}
+
+TILEC_AUTOTUNE(softmax_kernel) = {
+    .configs = {{.num_warps = 1},
+                {.num_warps = 2},
+                {.num_warps = 4},
+                {.num_warps = 8},
+                {.num_warps = 16},
+                {.num_warps = 32}},
+    .key = {"n_cols"},
+    .prune = fits_row,
+    .heuristics = {{"BLOCK", block_for_row}},
+};
+
+TILEC_AUTOTUNE(softmax_persistent) = {
+    .configs = {{.num_warps = 1},
+                {.num_warps = 2},
+                {.num_warps = 4},
+                {.num_warps = 8},
+                {.num_warps = 16},
+                {.num_warps = 32}},
+    .key = {"n_cols"},
+    .prune = fits_row,
+    .heuristics = {{"BLOCK", block_for_row}},
+};

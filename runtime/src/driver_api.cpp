@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 
+#include <initializer_list>
+
 namespace tilec::detail {
 namespace {
 
@@ -18,6 +20,17 @@ template <class F> bool resolve(void *lib, const char *symbol, F &out, std::stri
   if (!out)
     why = std::string("libcuda.so.1 lacks ") + symbol;
   return out != nullptr;
+}
+
+// The first of `symbols` that libcuda has (a newer version first, then its fallback).
+template <class F>
+bool resolve_first(void *lib, std::initializer_list<const char *> symbols, F &out,
+                   std::string &why) {
+  for (const char *symbol : symbols)
+    if ((out = reinterpret_cast<F>(dlsym(lib, symbol))))
+      return true;
+  why = std::string("libcuda.so.1 lacks ") + *symbols.begin();
+  return false;
 }
 
 std::string result_text(const DriverApi &api, CUresult r) {
@@ -56,7 +69,18 @@ bool load_symbols(void *lib, DriverApi &a, std::string &why) {
          resolve(lib, "cuMemFree_v2", a.mem_free, why) &&
          resolve(lib, "cuMemcpyHtoD_v2", a.memcpy_htod, why) &&
          resolve(lib, "cuMemcpyDtoH_v2", a.memcpy_dtoh, why) &&
-         resolve(lib, "cuMemsetD8_v2", a.memset_d8, why);
+         resolve(lib, "cuMemsetD8_v2", a.memset_d8, why) &&
+         resolve(lib, "cuDeviceGetName", a.device_get_name, why) &&
+         resolve(lib, "cuDriverGetVersion", a.driver_get_version, why) &&
+         resolve(lib, "cuEventCreate", a.event_create, why) &&
+         resolve(lib, "cuEventDestroy_v2", a.event_destroy, why) &&
+         resolve(lib, "cuEventRecord", a.event_record, why) &&
+         resolve(lib, "cuEventSynchronize", a.event_synchronize, why) &&
+         resolve_first(lib, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, a.event_elapsed_time,
+                       why) &&
+         resolve(lib, "cuStreamSynchronize", a.stream_synchronize, why) &&
+         resolve(lib, "cuMemsetD8Async", a.memset_d8_async, why) &&
+         resolve(lib, "cuMemcpyDtoDAsync_v2", a.memcpy_dtod_async, why);
 }
 
 LoadResult load() {

@@ -36,6 +36,18 @@ struct DriverApi {
   decltype(&::cuMemcpyHtoD) memcpy_htod = nullptr;
   decltype(&::cuMemcpyDtoH) memcpy_dtoh = nullptr;
   decltype(&::cuMemsetD8) memset_d8 = nullptr;
+  // For the autotuner: the disk key names the GPU and driver; timing with events; in-place
+  // outputs zeroed or restored on the stream.
+  decltype(&::cuDeviceGetName) device_get_name = nullptr;
+  decltype(&::cuDriverGetVersion) driver_get_version = nullptr;
+  decltype(&::cuEventCreate) event_create = nullptr;
+  decltype(&::cuEventDestroy) event_destroy = nullptr;
+  decltype(&::cuEventRecord) event_record = nullptr;
+  decltype(&::cuEventSynchronize) event_synchronize = nullptr;
+  decltype(&::cuEventElapsedTime) event_elapsed_time = nullptr;
+  decltype(&::cuStreamSynchronize) stream_synchronize = nullptr;
+  decltype(&::cuMemsetD8Async) memset_d8_async = nullptr;
+  decltype(&::cuMemcpyDtoDAsync) memcpy_dtod_async = nullptr;
 };
 
 /// The loaded driver with its device and the device's primary context (shared with the

@@ -2,9 +2,12 @@
 //
 // Launch fast path (a specialization already in memory): one acquire load of an immutable
 // table snapshot, a linear key scan, a thread-local context check and cuLaunchKernel; no
-// lock, allocation, string or file system access. Misses take the per-kernel mutex,
-// compile (AOT registry, disk cache, NVRTC) and publish a new snapshot.
+// lock, allocation, string or file system access. A miss compiles (AOT registry, disk cache,
+// NVRTC) without holding the per-kernel mutex, so that the autotuner compiles several
+// specializations of one kernel in parallel; a second thread that misses the same key waits
+// for the first one's result. Then it publishes a new snapshot.
 #include "aot_registry.h"
+#include "autotune_internal.h"
 #include "driver_api.h"
 #include "name_expression.h"
 #include "spec_compiler.h"
@@ -14,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -55,9 +59,11 @@ struct KernelState {
   std::vector<std::string> extra_flags;
 
   std::atomic<const Table *> table{nullptr};
-  std::mutex mutex;                           // guards everything below and the compile path
+  std::mutex mutex;                           // guards everything below and extra_flags
   std::vector<std::unique_ptr<Table>> tables; // every snapshot ever published
   std::vector<std::unique_ptr<Spec>> specs;   // every spec ever created
+  // Keys being compiled, with the result their compiling thread will publish.
+  std::vector<std::pair<SpecKey, std::shared_future<Spec *>>> pending;
 
   Spec *find(const SpecKey &key) const {
     const Table *t = table.load(std::memory_order_acquire);
@@ -76,6 +82,8 @@ struct KernelState {
   }
 
   Spec *compile(const Kernel &self, const SpecKey &key);
+  std::unique_ptr<Spec> build(const Kernel &self, const SpecKey &key,
+                              const std::vector<std::string> &flags) const;
   void forget_all();
   void opt_in_shared(Spec &s, size_t bytes);
 };
@@ -95,9 +103,53 @@ KernelSet &kernels() {
 struct Kernel::Impl : KernelState {};
 
 Spec *KernelState::compile(const Kernel &self, const SpecKey &key) {
+  std::promise<Spec *> result;
+  std::shared_future<Spec *> other; // set when another thread is compiling `key`
+  std::vector<std::string> flags;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (Spec *s = find(key)) // another thread compiled it meanwhile
+      return s;
+    for (auto &[k, done] : pending)
+      if (k == key)
+        other = done;
+    if (!other.valid()) {
+      pending.emplace_back(key, result.get_future().share());
+      flags = extra_flags;
+    }
+  }
+  if (other.valid())
+    return other.get(); // rethrows that thread's error
+  // Under the mutex: `key` is no longer being compiled.
+  auto unlist = [&] {
+    for (size_t i = 0; i < pending.size(); ++i)
+      if (pending[i].first == key) {
+        pending.erase(pending.begin() + long(i));
+        break;
+      }
+  };
+  std::unique_ptr<Spec> spec;
+  try {
+    spec = build(self, key, flags);
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mutex);
+    unlist();
+    result.set_exception(std::current_exception());
+    throw;
+  }
   std::lock_guard<std::mutex> lock(mutex);
-  if (Spec *s = find(key)) // another thread compiled it meanwhile
-    return s;
+  const Table *t = table.load(std::memory_order_relaxed);
+  std::vector<Spec *> now = t ? t->specs : std::vector<Spec *>{};
+  now.push_back(spec.get());
+  specs.push_back(std::move(spec));
+  publish(std::move(now));
+  unlist();
+  result.set_value(specs.back().get());
+  return specs.back().get();
+}
+
+std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
+                                         const std::vector<std::string> &flags) const {
   std::string expr = self.name_expression(key);
   const detail::Driver &d = detail::driver();
   detail::ensure_context(d);
@@ -117,7 +169,7 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key) {
     job.source_path = source_path;
     job.name_expression = expr;
     job.arch = detail::device_arch(d);
-    job.extra_flags = extra_flags;
+    job.extra_flags = flags;
     detail::CompiledKernel c = detail::compile_cached(job, cache_dir());
     detail::check(d.api.module_load_data(&spec->module, c.cubin.data()),
                   "loading the cubin of " + expr + " (" + job.arch + ")");
@@ -127,12 +179,7 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key) {
       detail::check(r, "finding " + expr + " (" + c.lowered_name + ") in its cubin");
     }
   }
-  const Table *t = table.load(std::memory_order_relaxed);
-  std::vector<Spec *> now = t ? t->specs : std::vector<Spec *>{};
-  now.push_back(spec.get());
-  specs.push_back(std::move(spec));
-  publish(std::move(now));
-  return specs.back().get();
+  return spec;
 }
 
 void KernelState::forget_all() {
@@ -231,10 +278,13 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
 }
 
 void clear_memory_cache() {
-  KernelSet &ks = kernels();
-  std::lock_guard<std::mutex> lock(ks.mutex);
-  for (KernelState *k : ks.live)
-    k->forget_all();
+  {
+    KernelSet &ks = kernels();
+    std::lock_guard<std::mutex> lock(ks.mutex);
+    for (KernelState *k : ks.live)
+      k->forget_all();
+  }
+  detail::clear_autotune_choices();
 }
 
 } // namespace tilec

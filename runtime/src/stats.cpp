@@ -19,6 +19,9 @@ RuntimeStats runtime_stats() {
   s.disk_hits = c.disk_hits.load(std::memory_order_relaxed);
   s.disk_rejected = c.disk_rejected.load(std::memory_order_relaxed);
   s.memory_hits = c.memory_hits.load(std::memory_order_relaxed);
+  s.autotunings = c.autotunings.load(std::memory_order_relaxed);
+  s.autotune_disk_hits = c.autotune_disk_hits.load(std::memory_order_relaxed);
+  s.autotune_disk_rejected = c.autotune_disk_rejected.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -11,6 +11,9 @@ struct Counters {
   std::atomic<uint64_t> disk_hits{0};
   std::atomic<uint64_t> disk_rejected{0};
   std::atomic<uint64_t> memory_hits{0};
+  std::atomic<uint64_t> autotunings{0};
+  std::atomic<uint64_t> autotune_disk_hits{0};
+  std::atomic<uint64_t> autotune_disk_rejected{0};
 };
 
 /// Relaxed increments only: the counters order nothing.

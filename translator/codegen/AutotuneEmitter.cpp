@@ -52,11 +52,13 @@ private:
       s += (i ? ", " : "") + bind(h.params[i].name);
     return s + ")";
   }
-  void emitHook(const HostHook &h, const std::string &name, std::set<std::string> &copied) {
+  /// Appends the hook's definition to `out`, unless it is a function copied already.
+  static void emitHook(const HostHook &h, const std::string &name, std::set<std::string> &copied,
+                       std::string &out) {
     if (h.functionName.empty())
-      os_ << "inline const auto " << name << " = " << h.text << ";\n";
+      out += "inline const auto " + name + " = " + h.text + ";\n";
     else if (copied.insert(h.functionName).second)
-      os_ << h.text << "\n";
+      out += h.text + "\n";
   }
   std::string hookName(const std::string &role) const { return k_.name + "_" + role; }
   bool isBool(const std::string &n) const {
@@ -77,19 +79,22 @@ void Emitter::emitSupport(std::set<std::string> &copied) {
       << "tuning key\n/// (the template values of the call, DIV16, the key) and the timing.\n";
   os_ << "inline tilec::TuningSpec " << k_.name << "_tuning() {\n"
       << "  tilec::TuningSpec spec;\n"
-      << "  spec.kernel = \"" << k_.name << "\";\n"
-      << "  spec.configs = {\n";
+      << "  spec.kernel = \"" << k_.name << "\";\n";
+  if (d_.configs.empty())
+    os_ << "  // No configs: the autotuner runs one with the default num_warps and num_stages.\n";
+  else
+    os_ << "  spec.configs = {\n";
   for (auto &c : d_.configs) {
     os_ << "      tilec::Config({";
     for (size_t i = 0; i < c.values.size(); ++i) {
       const AutotuneValue &v = c.values[i];
       os_ << (i ? ", " : "") << "{\"" << v.param.name << "\", "
-          << (isBool(v.param.name) ? (v.value ? "true" : "false") : std::to_string(v.value))
-          << "}";
+          << (isBool(v.param.name) ? (v.value ? "true" : "false") : std::to_string(v.value)) << "}";
     }
     os_ << "}, /*num_warps=*/" << c.numWarps << ", /*num_stages=*/" << c.numStages << "),\n";
   }
-  os_ << "  };\n";
+  if (!d_.configs.empty())
+    os_ << "  };\n";
   std::string names, kinds;
   for (auto &tp : k_.templateParams)
     if (!d_.setPerConfig(tp.name)) {
@@ -104,9 +109,7 @@ void Emitter::emitSupport(std::set<std::string> &copied) {
     for (auto &p : k_.params)
       if (p.name == key.name) {
         names += ", \"" + key.name + "\"";
-        kinds += p.type.elem.isFloat()                 ? 'f'
-                 : p.type.elem.is(ScalarKind::Bool) ? 'b'
-                                                       : 'i';
+        kinds += p.type.elem.isFloat() ? 'f' : p.type.elem.is(ScalarKind::Bool) ? 'b' : 'i';
       }
   os_ << "  spec.key_names = {" << names << "};\n"
       << "  spec.key_kinds = \"" << kinds << "\";\n"
@@ -114,18 +117,17 @@ void Emitter::emitSupport(std::set<std::string> &copied) {
       << "  spec.rep_ms = " << d_.repMs << ";\n"
       << "  return spec;\n}\n";
 
-  const bool anyHook = !d_.heuristics.empty() || !d_.prune.empty() || !d_.resetToZero.empty() ||
-                       !d_.restoreValue.empty();
-  if (anyHook)
-    os_ << "// The hooks of " << k_.name << "'s declaration, copied from its source.\n";
+  std::string hooks;
   for (auto &h : d_.heuristics)
-    emitHook(h.value, hookName("heuristic_" + h.target.name), copied);
+    emitHook(h.value, hookName("heuristic_" + h.target.name), copied, hooks);
   if (!d_.prune.empty())
-    emitHook(d_.prune, hookName("prune"), copied);
+    emitHook(d_.prune, hookName("prune"), copied, hooks);
   for (auto &b : d_.resetToZero)
-    emitHook(b.count, hookName("reset_" + b.arg.name), copied);
+    emitHook(b.count, hookName("reset_" + b.arg.name), copied, hooks);
   for (auto &b : d_.restoreValue)
-    emitHook(b.count, hookName("restore_" + b.arg.name), copied);
+    emitHook(b.count, hookName("restore_" + b.arg.name), copied, hooks);
+  if (!hooks.empty())
+    os_ << "// The hooks of " << k_.name << "'s declaration, copied from its source.\n" << hooks;
 }
 
 void Emitter::emitLauncher() {
@@ -133,10 +135,15 @@ void Emitter::emitLauncher() {
   std::string key;
   for (size_t i = 0; i < d_.key.size(); ++i)
     key += (i ? ", " : "") + d_.key[i].name;
-  os_ << "\n/// Launches " << name << " with the config that its TILEC_AUTOTUNE declaration "
-      << "chooses: the first call\n/// for a new value of the key (" << key
-      << ") times the configs and keeps the fastest, in memory and\n/// on disk. `grid` is a "
-      << "tilec::Grid or a function of the chosen tilec::Config.\n";
+  if (d_.configs.empty())
+    os_ << "\n/// Launches " << name << " with the template values and options that the "
+        << "heuristics of its\n/// TILEC_AUTOTUNE declaration compute from the arguments.";
+  else
+    os_ << "\n/// Launches " << name << " with the config that its TILEC_AUTOTUNE declaration "
+        << "chooses: the first call\n/// for each specialization"
+        << (key.empty() ? "" : " and value of the key (" + key + ")")
+        << " times the configs and keeps the\n/// fastest, in memory and on disk.";
+  os_ << " `grid` is a tilec::Grid or a function of\n/// the tilec::Config it runs.\n";
   std::vector<const TemplateParam *> callerParams;
   for (auto &tp : k_.templateParams)
     if (!d_.setPerConfig(tp.name))
@@ -163,9 +170,9 @@ void Emitter::emitLauncher() {
   os_ << "  // A choice is kept per specialization and value of the key.\n"
       << "  tilec::SpecKey tuning_key;\n";
   for (auto *tp : callerParams)
-    os_ << "  tuning_key.push(" << (tp->kind == TemplateParam::Kind::Type
-                                        ? "tilec::type_id<" + tp->name + ">()"
-                                        : "int64_t(" + tp->name + ")")
+    os_ << "  tuning_key.push("
+        << (tp->kind == TemplateParam::Kind::Type ? "tilec::type_id<" + tp->name + ">()"
+                                                  : "int64_t(" + tp->name + ")")
         << ");\n";
   os_ << "  tuning_key.push(div16);\n";
   for (auto &k : d_.key)

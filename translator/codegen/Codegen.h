@@ -33,8 +33,7 @@ std::string templateKinds(const Kernel &k);
 /// The autotuned launchers (`<kernel>_autotuned`) of the TILEC_AUTOTUNE declarations, appended
 /// to the launcher header; "" when there are none.
 std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
-                                   const std::vector<AutotuneDecl> &decls,
-                                   const EmitOptions &opts);
+                                   const std::vector<AutotuneDecl> &decls, const EmitOptions &opts);
 
 /// One ahead-of-time instantiation request: "add_kernel<1024>" or "add_kernel<1024>:8:3".
 struct AotSpec {

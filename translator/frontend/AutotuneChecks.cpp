@@ -63,20 +63,24 @@ void Checker::checkConfigs() {
     std::set<std::string> sets;
     for (auto &v : cfg.values) {
       const TemplateParam *tp = templateParam(v.param.name);
-      if (!tp)
+      if (!tp) {
         error(v.param.loc, "'" + v.param.name + "' is not a template parameter of " + k_.name);
-      else if (tp->kind == TemplateParam::Kind::Type)
+        continue; // not compared across configs: one error per mistake
+      }
+      if (tp->kind == TemplateParam::Kind::Type) {
         error(v.param.loc, "'" + v.param.name + "' is a type parameter of " + k_.name +
                                "; configs set integer and bool parameters (types come from the "
                                "call)");
-      else if (tp->kind == TemplateParam::Kind::Bool && v.value != 0 && v.value != 1)
+        continue;
+      }
+      if (tp->kind == TemplateParam::Kind::Bool && v.value != 0 && v.value != 1)
         error(v.param.loc, "'" + v.param.name + "' is a bool; its value must be true or false");
       if (!sets.insert(v.param.name).second)
         error(v.param.loc, "'" + v.param.name + "' is set twice in this config");
     }
     if (cfg.numWarps < 1 || cfg.numWarps > 32 || (cfg.numWarps & (cfg.numWarps - 1)))
-      error(cfg.loc, "num_warps must be a power of two from 1 to 32, not " +
-                         std::to_string(cfg.numWarps));
+      error(cfg.loc,
+            "num_warps must be a power of two from 1 to 32, not " + std::to_string(cfg.numWarps));
     if (cfg.numStages < 1)
       error(cfg.loc, "num_stages must be at least 1, not " + std::to_string(cfg.numStages));
     if (c == 0) {
@@ -89,7 +93,7 @@ void Checker::checkConfigs() {
                            "', which the first config sets; every config sets the same template "
                            "parameters");
     for (auto &v : cfg.values)
-      if (!first.count(v.param.name))
+      if (sets.count(v.param.name) && !first.count(v.param.name))
         error(v.param.loc, "the first config does not set '" + v.param.name +
                                "'; every config sets the same template parameters");
   }
@@ -150,8 +154,9 @@ void Checker::checkHeuristics() {
         error(h.target.loc, "'" + n + "' is a type parameter of " + k_.name +
                                 "; heuristics compute integer and bool parameters");
       else if (d_.setByConfigs(n))
-        error(h.target.loc, "'" + n + "' is set by the configs; a heuristic computes a template "
-                                      "parameter that they do not set");
+        error(h.target.loc, "'" + n +
+                                "' is set by the configs; a heuristic computes a template "
+                                "parameter that they do not set");
     }
     if (!targets.insert(n).second)
       error(h.target.loc, "'" + n + "' has two heuristics");

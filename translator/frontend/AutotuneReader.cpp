@@ -62,8 +62,12 @@ private:
     d.Report(loc, d.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << msg;
     ok_ = false;
   }
+  /// A member left out: its default member initializer or value-initialization.
   static bool isDefault(const Expr *e) {
-    return isa<CXXDefaultInitExpr>(e) || isa<ImplicitValueInitExpr>(e);
+    e = e->IgnoreImplicit();
+    auto *construct = dyn_cast<CXXConstructExpr>(e);
+    return isa<CXXDefaultInitExpr>(e) || isa<ImplicitValueInitExpr>(e) ||
+           (construct && construct->getNumArgs() == 0);
   }
   const InitListExpr *fields(const Expr *e, const char *what);
   std::vector<const Expr *> elements(const Expr *e);
@@ -152,8 +156,8 @@ bool Reader::hook(const Expr *e, HostHook &out, const char *what) {
   if (auto *lambda = dyn_cast<LambdaExpr>(e)) {
     if (lambda->capture_begin() != lambda->capture_end() ||
         lambda->getCaptureDefault() != LCD_None) {
-      error(lambda->getBeginLoc(), std::string("the ") + what +
-                                       " cannot capture: it is copied into the launcher header");
+      error(lambda->getBeginLoc(),
+            std::string("the ") + what + " cannot capture: it is copied into the launcher header");
       return false;
     }
     fn = lambda->getCallOperator();
@@ -219,7 +223,6 @@ void Reader::checkHookBody(const Stmt *body, SourceRange own) {
 }
 
 bool Reader::read(const VarDecl *var, AutotuneDecl &out) {
-  out.kernel = var->getName().drop_front(kVarPrefix.size()).str();
   out.loc = sm_.getExpansionLoc(var->getLocation());
   const CXXRecordDecl *rd = var->getType()->getAsCXXRecordDecl();
   const Expr *init = var->getInit();
@@ -229,6 +232,7 @@ bool Reader::read(const VarDecl *var, AutotuneDecl &out) {
     error(out.loc, "expected TILEC_AUTOTUNE(kernel) = {.configs = ..., .key = ...}");
     return false;
   }
+  out.kernel = var->getName().drop_front(kVarPrefix.size()).str();
   unsigned i = 0;
   for (const FieldDecl *f : rd->fields()) {
     if (i >= ile->getNumInits())
@@ -245,7 +249,8 @@ bool Reader::read(const VarDecl *var, AutotuneDecl &out) {
         for (const Expr *v : elements(cfg->getInit(0))) {
           const InitListExpr *pv = fields(v, "{\"NAME\", value} pair");
           AutotuneValue av;
-          if (pv && pv->getNumInits() == 2 && name(pv->getInit(0), av.param, "a template parameter") &&
+          if (pv && pv->getNumInits() == 2 &&
+              name(pv->getInit(0), av.param, "a template parameter") &&
               integer(pv->getInit(1), av.value, "a config value"))
             ac.values.push_back(av);
         }
@@ -283,7 +288,8 @@ bool Reader::read(const VarDecl *var, AutotuneDecl &out) {
       for (const Expr *h : elements(e)) {
         const InitListExpr *he = fields(h, "{\"NAME\", hook} pair");
         AutotuneHeuristic ah;
-        if (he && he->getNumInits() == 2 && name(he->getInit(0), ah.target, "a template parameter") &&
+        if (he && he->getNumInits() == 2 &&
+            name(he->getInit(0), ah.target, "a template parameter") &&
             hook(he->getInit(1), ah.value, "heuristic")) {
           if (ah.value.empty())
             error(ah.target.loc, "the heuristic for '" + ah.target.name + "' needs a hook");

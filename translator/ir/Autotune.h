@@ -18,9 +18,9 @@ struct AutotuneName {
 
 /// A host function copied into the launcher header: a lambda, or a named function.
 struct HostHook {
-  std::string text;                    // its source text, verbatim
-  std::string functionName;            // a named function: its name; a lambda: ""
-  std::vector<AutotuneName> params;    // bound by name at the call
+  std::string text;                 // its source text, verbatim
+  std::string functionName;         // a named function: its name; a lambda: ""
+  std::vector<AutotuneName> params; // bound by name at the call
   clang::SourceLocation loc;
   bool empty() const { return text.empty(); }
 };

@@ -14,6 +14,15 @@ struct Grid {
 /// Ceiling division for sizing grids: cdiv(10, 4) == 3.
 template <class A, class B> constexpr auto cdiv(A a, B b) { return (a + b - 1) / b; }
 
+/// The smallest power of two >= n (1 for n <= 1), as triton.next_power_of_2: next_power_of_2(
+/// 1000) == 1024. For sizing blocks in autotuning heuristics.
+template <class I> constexpr I next_power_of_2(I n) {
+  I p = 1;
+  while (p < n)
+    p = I(p * 2);
+  return p;
+}
+
 /// Per-launch options that are part of a kernel's specialization.
 struct LaunchOptions {
   int num_warps = 4;  ///< warps per program instance

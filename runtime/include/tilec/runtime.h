@@ -162,15 +162,18 @@ std::string cache_dir();
 
 /// Counters for tests and benchmarks.
 struct RuntimeStats {
-  uint64_t nvrtc_compiles = 0; ///< specializations compiled with NVRTC in this process
-  uint64_t disk_hits = 0;      ///< specializations loaded from the disk cache
-  uint64_t disk_rejected = 0;  ///< disk entries found corrupt and recompiled
-  uint64_t memory_hits = 0;    ///< launches served from the in-memory table
+  uint64_t nvrtc_compiles = 0;         ///< specializations compiled with NVRTC in this process
+  uint64_t disk_hits = 0;              ///< specializations loaded from the disk cache
+  uint64_t disk_rejected = 0;          ///< disk entries found corrupt and recompiled
+  uint64_t memory_hits = 0;            ///< launches served from the in-memory table
+  uint64_t autotunings = 0;            ///< autotuning key values whose configs were timed
+  uint64_t autotune_disk_hits = 0;     ///< autotuning choices read from the disk cache
+  uint64_t autotune_disk_rejected = 0; ///< autotuning records found corrupt or stale
 };
 RuntimeStats runtime_stats();
 
-/// Forget every compiled specialization held in memory (the disk cache stays).
-/// For tests and for timing cold versus warm starts.
+/// Forget every compiled specialization and autotuning choice held in memory (the disk cache
+/// stays). For tests and for timing cold versus warm starts.
 void clear_memory_cache();
 
 } // namespace tilec

@@ -14,6 +14,7 @@
 #include <tilec/types.h>
 
 #include <tilec/tl/atomic.h>
+#include <tilec/tl/autotune.h>
 #include <tilec/tl/creation.h>
 #include <tilec/tl/debug.h>
 #include <tilec/tl/dot.h>
