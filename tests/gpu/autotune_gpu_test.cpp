@@ -88,8 +88,10 @@ TEST(GpuAutotune, RestoreValueBeforeTheLaunchThatFollowsTuning) {
   scale_in_place_autotuned(programs_of(n), nullptr, dx.as<float>(), n, 3.0f);
   tilec_test::synchronize();
   std::vector<float> out = dx.download<float>();
+  // The GPU may contract x * 3 + 1 into one fma (one rounding instead of two).
   for (int i = 0; i < n; ++i)
-    ASSERT_EQ(out[i], x[i] * 3.0f + 1.0f) << "at " << i;
+    ASSERT_NEAR(out[i], x[i] * 3.0f + 1.0f, 1e-6f * (1.0f + std::fabs(x[i] * 3.0f)))
+        << "at " << i;
 }
 
 TEST(GpuAutotune, ChoiceIsKeptOnDisk) {
