@@ -99,6 +99,9 @@ if [[ $PARTS != tests ]]; then
   step "bench triton+torch" "$OUT/bench.log" bench_triton
   python3 "$ROOT/bench/report.py" "$OUT/bench_tilec.jsonl" "$OUT/bench_triton_torch.jsonl" \
     >"$OUT/report.md" 2>>"$OUT/bench.log"
+  # results.csv and one PNG chart per kernel family (bench/results/ keeps the latest set).
+  python3 "$ROOT/bench/plots.py" "$OUT/bench_tilec.jsonl" "$OUT/bench_triton_torch.jsonl" \
+    --out "$OUT" 2>>"$OUT/bench.log"
 fi
 
 echo
