@@ -287,8 +287,8 @@ std::string KernelEmitter::run() {
        << "  __shared__ alignas(16) unsigned char smem[" << bytes << "];\n";
   }
   if (std::string dyn = dynamicSmemBytes(k_, "NUM_STAGES"); !dyn.empty())
-    os << "  // Dynamic shared memory for pipelined loads: " << dyn << " bytes (the launcher\n"
-       << "  // passes that size).\n"
+    os << "  // Dynamic shared memory for the stage buffers of pipelined loads; the launcher\n"
+       << "  // passes its size: " << dyn << " bytes.\n"
        << "  extern __shared__ __align__(16) unsigned char dsmem[];\n";
   os << "\n";
   os << body << "}\n";

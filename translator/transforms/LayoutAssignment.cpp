@@ -172,8 +172,8 @@ std::string Assigner::run(const Op **where) {
 
   // 2. Anchors: rank-2 tiles without a unit dimension get the blocked layout of their shape.
   for (auto &v : k_.values)
-    if (v->type.shape.size() == 2 && !isUnitRank2(v->type))
-      groupLayout_.emplace(g_.find(v->id), blocked(v->type.shape));
+    if (v->type.shape.size() == 2 && !isUnitRank2(v->type) && layoutOf(v.get()) < 0)
+      groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
 
   // 3. Slices: reductions of a P tile, unit tiles broadcast into P, and through expand_dims
   //    the rank-1 tiles they came from. Repeated until nothing changes.
