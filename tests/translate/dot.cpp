@@ -52,12 +52,16 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU-NEXT:  tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BK, BN, tl::half>, tilec::DotTf32>(acc_a, acc_b, acc, tid);
 // CU-LABEL: dot_loop(
 // CU:       extern __shared__ __align__(16) unsigned char dsmem[];
+// CU:       long long a_ptrs_advance = 0; // elements a_ptrs has advanced
 // CU:       constexpr int stages = (NUM_STAGES > 2 ? NUM_STAGES : 2);
 // CU:       tl::bfloat16* av_stages = reinterpret_cast<tl::bfloat16*>(dsmem + 0);
 // CU:       tl::bfloat16* bv_stages = reinterpret_cast<tl::bfloat16*>(dsmem + stages * av_smem::BYTES);
 // CU:       for (int stage = 0; stage < stages - 1; ++stage) {
-// CU:         tilec::copy_tile_async<L{{[0-9]+}}, av_width, av_mask_uniform, av_smem>((av_stages + stage * av_smem::ELEMS), a_ptrs, {{t[0-9]+}}, tid);
-// CU:         tilec::copy_tile_async<L{{[0-9]+}}, bv_width, bv_smem>((bv_stages + stage * bv_smem::ELEMS), b_ptrs, tid);
+// CU:         a_ptrs_now[i] = (((a + (rm[L{{[0-9]+}}::from_parent(i)] * k)) + rk[L{{[0-9]+}}::from_parent(i)]) + a_ptrs_advance);
+// CU-NEXT:    tilec::copy_tile_async<L{{[0-9]+}}, av_width, av_mask_uniform, av_smem>((av_stages + stage * av_smem::ELEMS), a_ptrs_now, {{t[0-9]+}}, tid);
+// CU:         tilec::copy_tile_async<L{{[0-9]+}}, bv_width, bv_smem>((bv_stages + stage * bv_smem::ELEMS), b_ptrs_now, tid);
+// CU-NEXT:    a_ptrs_advance += BK;
+// CU-NEXT:    b_ptrs_advance += (BK * BN);
 // CU:       tilec::cp_async_commit();
 // CU:       for (int k0 = 0; k0 < k; k0 += BK) {
 // CU-NEXT:    // this iteration's stage has landed

@@ -60,6 +60,8 @@ void KernelEmitter::decideMaterialization() {
 }
 
 std::string KernelEmitter::elem(const Value *v, const std::string &i) {
+  if (auto it = advancing_.find(v->id); it != advancing_.end())
+    return "(" + compute(*it->second.init, i) + " + " + it->second.advance + ")";
   if ((v->def && v->def->kind == OpKind::Param) || (!v->def && !materialized(v)))
     return nameOf(v);
   if (materialized(v))

@@ -5,8 +5,10 @@ namespace tilec {
 namespace emit {
 
 /// Declares the variables that hold `op`'s carried values, initialized from its operands.
-void KernelEmitter::declareCarried(const Op &op, size_t firstInit) {
+void KernelEmitter::declareCarried(const Op &op, size_t firstInit, const std::vector<bool> &skip) {
   for (size_t i = 0; i < op.results.size(); ++i) {
+    if (i < skip.size() && skip[i])
+      continue; // kept another way (see advancing_)
     const Value *init = op.operands[firstInit + i];
     std::string name = names_.fresh(op.carriedNames[i]);
     storage_[op.results[i]->id] = name;

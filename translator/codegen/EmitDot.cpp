@@ -122,9 +122,19 @@ void KernelEmitter::emitAsyncCopy(const Op &op) {
           << " == 0;\n";
     templateArgs += ", " + u;
   }
+  std::string ptrArray = nameOf(ptrs);
+  if (advancing_.count(ptrs->id)) {
+    // This iteration's pointers: where they started plus the distance advanced.
+    ptrArray = names_.fresh(ptrArray + "_now");
+    std::string PL = layoutOf(ptrs);
+    *out_ << "  " << ptrs->type.cudaElem() << " " << ptrArray << "[" << PL << "::ELEMS];\n";
+    *out_ << "#pragma unroll\n";
+    *out_ << "  for (int i = 0; i < " << PL << "::ELEMS; ++i) " << ptrArray
+          << "[i] = " << elem(ptrs, "i") << ";\n";
+  }
   std::string dst = "(" + p.stages + " + " + writeStage_ + " * " + p.tile + "::ELEMS)";
   *out_ << "  tilec::copy_tile_async<" << L << ", " << templateArgs << ", " << p.tile << ">("
-        << dst << ", " << nameOf(ptrs) << ", ";
+        << dst << ", " << ptrArray << ", ";
   if (tileMask)
     *out_ << nameOf(mask) << ", ";
   *out_ << "tid);\n";
@@ -134,9 +144,13 @@ void KernelEmitter::emitAsyncCopy(const Op &op) {
 /// induction variable `iv`) or the rest (the consumer).
 void KernelEmitter::emitPart(const Op &loop, bool producer) {
   const Region &body = *loop.regions[0];
+  std::vector<const Op *> advanceOps; // the `p + step` of advancing pointer tiles
+  for (size_t j = 0; j < loop.results.size(); ++j)
+    if (advancing_.count(body.args[j + 1]->id))
+      advanceOps.push_back(body.yields[j]->def);
   for (auto &o : body.ops) {
     bool mine = producer ? o->stage != Op::Stage::Consumer : o->stage != Op::Stage::Producer;
-    if (!mine)
+    if (!mine || std::count(advanceOps.begin(), advanceOps.end(), o.get()))
       continue;
     if (o->asyncCopy)
       emitAsyncCopy(*o);
@@ -145,14 +159,46 @@ void KernelEmitter::emitPart(const Op &loop, bool producer) {
   }
   yieldFilter_.assign(loop.results.size(), false);
   for (size_t j = 0; j < loop.results.size(); ++j)
-    yieldFilter_[j] = loop.producerCarried[j] == producer;
+    yieldFilter_[j] =
+        loop.producerCarried[j] == producer && !advancing_.count(body.args[j + 1]->id);
   assignYields(loop, body, 3);
   yieldFilter_.clear();
+  if (producer)
+    for (size_t j = 0; j < loop.results.size(); ++j)
+      if (auto it = advancing_.find(body.args[j + 1]->id); it != advancing_.end())
+        *out_ << "  " << it->second.advance << " += " << elem(it->second.step, "0") << ";\n";
+}
+
+/// Producer-carried pointer tiles that only advance by a scalar, start from pointers an
+/// elementwise expression computed, and are not used after the loop: they become a scalar
+/// distance (see `advancing_`). Returns which carried variables they are.
+std::vector<bool> KernelEmitter::findAdvancingPointers(const Op &loop) {
+  const Region &body = *loop.regions[0];
+  std::vector<bool> found(loop.results.size(), false);
+  for (size_t j = 0; j < loop.results.size(); ++j) {
+    const Value *arg = body.args[j + 1], *init = loop.operands[3 + j], *next = body.yields[j];
+    const Op *step = next->def;
+    bool ok = loop.producerCarried[j] && arg->type.pointer && arg->type.isTile() &&
+              loop.results[j]->uses == 0 && step && step->kind == OpKind::AddPtr &&
+              step->operands[0] == arg && step->operands[1]->type.isScalar() &&
+              next->uses == 1 && init->def && init->def->kind == OpKind::AddPtr;
+    if (!ok)
+      continue;
+    found[j] = true;
+    std::string advance = names_.fresh(loop.carriedNames[j] + "_advance");
+    advancing_[arg->id] = Advancing{init->def, advance, step->operands[1]};
+  }
+  return found;
 }
 
 void KernelEmitter::emitPipelinedFor(const Op &op) {
   comment(op);
-  declareCarried(op, 3);
+  std::vector<bool> advancing = findAdvancingPointers(op);
+  declareCarried(op, 3, advancing);
+  for (size_t j = 0; j < advancing.size(); ++j)
+    if (advancing[j])
+      *out_ << "  long long " << advancing_.at(op.regions[0]->args[j + 1]->id).advance
+            << " = 0; // elements " << op.carriedNames[j] << " has advanced\n";
   const Region &body = *op.regions[0];
   std::string ivType = body.args[0]->type.cudaElem();
   std::string lo = elem(op.operands[0], "0"), hi = elem(op.operands[1], "0"),
