@@ -5,8 +5,8 @@
 //   axis-info   contiguity / divisibility / constancy (analysis/AxisInfo.cpp)
 //   layout      thread layouts and global access widths (transforms/LayoutAssignment.cpp)
 //   fuse-dot-transpose  tl::dot reads trans(x) operands as x (transforms/FuseDotTranspose.cpp)
-//   pipeline    loads that feed tl::dot go to shared memory stages ahead (transforms/PipelineLoads.cpp)
-//   (then codegen/: CUDA, launcher header, AOT unit)
+//   pipeline    loads that feed tl::dot go to shared memory stages ahead
+//   (transforms/PipelineLoads.cpp) (then codegen/: CUDA, launcher header, AOT unit)
 #include "Pipeline.h"
 
 #include "analysis/AxisInfo.h"
@@ -17,7 +17,8 @@
 namespace tilec {
 
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> names = {"frontend", "axis-info", "layout", "fuse-dot-transpose", "pipeline"};
+  static const std::vector<std::string> names = {"frontend", "axis-info", "layout",
+                                                 "fuse-dot-transpose", "pipeline"};
   return names;
 }
 

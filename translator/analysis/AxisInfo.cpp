@@ -53,7 +53,6 @@ AxisInfo binaryInfo(const Op &op) {
   return r;
 }
 
-
 /// What holds for every iteration's value of a loop's carried tile `arg`: its initial value's
 /// facts, when each iteration keeps it or adds a scalar to it (a pointer that advances).
 AxisInfo carriedInfo(const Value *arg, const Value *init, const Value *next) {
@@ -92,7 +91,8 @@ void analyzeOnce(Kernel &k) {
       const Region &body = *op.regions[0];
       for (size_t j = 0; j < op.results.size(); ++j)
         if (op.results[j]->type.isTile() && body.yields.size() == op.results.size())
-          body.args[j + 1]->info = carriedInfo(body.args[j + 1], op.operands[3 + j], body.yields[j]);
+          body.args[j + 1]->info =
+              carriedInfo(body.args[j + 1], op.operands[3 + j], body.yields[j]);
     }
     for (auto &r : op.regions)
       for (Value *a : r->args)

@@ -45,8 +45,8 @@ namespace emit {
 
 std::string KernelEmitter::smemTileType(const Value *operand) {
   const Type &t = operand->type;
-  return "tilec::SmemTile<" + t.shape[0].str() + ", " + t.shape[1].str() + ", " +
-         t.elem.cuda() + ">";
+  return "tilec::SmemTile<" + t.shape[0].str() + ", " + t.shape[1].str() + ", " + t.elem.cuda() +
+         ">";
 }
 
 void KernelEmitter::emitDot(const Op &op) {
@@ -133,8 +133,8 @@ void KernelEmitter::emitAsyncCopy(const Op &op) {
           << "[i] = " << elem(ptrs, "i") << ";\n";
   }
   std::string dst = "(" + p.stages + " + " + writeStage_ + " * " + p.tile + "::ELEMS)";
-  *out_ << "  tilec::copy_tile_async<" << L << ", " << templateArgs << ", " << p.tile << ">("
-        << dst << ", " << ptrArray << ", ";
+  *out_ << "  tilec::copy_tile_async<" << L << ", " << templateArgs << ", " << p.tile << ">(" << dst
+        << ", " << ptrArray << ", ";
   if (tileMask)
     *out_ << nameOf(mask) << ", ";
   *out_ << "tid);\n";
@@ -180,8 +180,8 @@ std::vector<bool> KernelEmitter::findAdvancingPointers(const Op &loop) {
     const Op *step = next->def;
     bool ok = loop.producerCarried[j] && arg->type.pointer && arg->type.isTile() &&
               loop.results[j]->uses == 0 && step && step->kind == OpKind::AddPtr &&
-              step->operands[0] == arg && step->operands[1]->type.isScalar() &&
-              next->uses == 1 && init->def && init->def->kind == OpKind::AddPtr;
+              step->operands[0] == arg && step->operands[1]->type.isScalar() && next->uses == 1 &&
+              init->def && init->def->kind == OpKind::AddPtr;
     if (!ok)
       continue;
     found[j] = true;
@@ -219,13 +219,13 @@ void KernelEmitter::emitPipelinedFor(const Op &op) {
     p.stages = names_.fresh(base + "_stages");
     std::string T = o->result->type.elem.cuda();
     *out_ << "  using " << p.tile << " = " << smemTileType(o->result) << ";\n";
-    *out_ << "  " << T << "* " << p.stages << " = reinterpret_cast<" << T << "*>(dsmem + "
-          << offset << ");\n";
+    *out_ << "  " << T << "* " << p.stages << " = reinterpret_cast<" << T << "*>(dsmem + " << offset
+          << ");\n";
     offset = (offset == "0" ? "" : offset + " + ") + stages + " * " + p.tile + "::BYTES";
     pipelinedLoads_[o->result->id] = p;
   }
-  std::string ahead = names_.fresh((body.args[0]->name.empty() ? "k" : body.args[0]->name) +
-                                   "_ahead");
+  std::string ahead =
+      names_.fresh((body.args[0]->name.empty() ? "k" : body.args[0]->name) + "_ahead");
   std::string iv = names_.fresh(body.args[0]->name.empty() ? "k" : body.args[0]->name);
   std::string readStage = names_.fresh("read_stage");
   auto producer = [&](const std::string &stage) {
@@ -274,8 +274,8 @@ void KernelEmitter::emitPipelinedFor(const Op &op) {
     storage_[body.args[0]->id] = iv;
     readStage_ = readStage;
     emitPart(op, false);
-    *out_ << "  " << readStage << " = " << readStage << " + 1 == " << stages << " ? 0 : "
-          << readStage << " + 1;\n";
+    *out_ << "  " << readStage << " = " << readStage << " + 1 == " << stages
+          << " ? 0 : " << readStage << " + 1;\n";
     out_ = saved;
     *out_ << indent(inner.str());
   }

@@ -61,8 +61,8 @@ Value *Lowerer::lowerDot(const CallExpr *call, const Callee &c) {
     return nullptr;
   }
   if (!a->type.shape[1].sameAs(b->type.shape[0])) {
-    error(call, "tl::dot shapes do not match: " + a->type.shapeStr() + " x " +
-                    b->type.shapeStr() + " (the columns of a must equal the rows of b)");
+    error(call, "tl::dot shapes do not match: " + a->type.shapeStr() + " x " + b->type.shapeStr() +
+                    " (the columns of a must equal the rows of b)");
     return nullptr;
   }
   auto accType = accumulatorType(a->type.elem);

@@ -73,8 +73,8 @@ struct Region;
 struct Value {
   int id = 0;
   Type type;
-  std::string name;    // the C++ variable it was bound to, or empty
-  Op *def = nullptr;   // null for region arguments
+  std::string name;  // the C++ variable it was bound to, or empty
+  Op *def = nullptr; // null for region arguments
   int uses = 0;
   AxisInfo info;
   int layout = -1; // index into Kernel::layouts for tiles

@@ -250,8 +250,8 @@ std::string Assigner::run(const Op **where) {
     const Value *in = op->operands.empty() ? nullptr : op->operands[0];
     bool fromMma = in && in->type.isTile() && in->layout >= 0 &&
                    k_.layouts[size_t(in->layout)].kind == Layout::Kind::Mma;
-    bool reorders = op->kind == OpKind::Scan || op->kind == OpKind::Trans ||
-                    op->kind == OpKind::Reshape;
+    bool reorders =
+        op->kind == OpKind::Scan || op->kind == OpKind::Trans || op->kind == OpKind::Reshape;
     if (reorders && fromMma && err.empty()) {
       conflictAt_ = op;
       err = "this operation on a tl::dot result (or a tile computed from one) is not "
@@ -262,8 +262,7 @@ std::string Assigner::run(const Op **where) {
       todo.push_back({op, blocked(in->type.shape)});
     if (op->kind == OpKind::ExpandDims && in->layout != op->result->layout)
       todo.push_back({op, op->result->layout});
-    if (op->kind == OpKind::Broadcast && isUnitRank2(in->type) &&
-        !isUnitRank2(op->result->type)) {
+    if (op->kind == OpKind::Broadcast && isUnitRank2(in->type) && !isUnitRank2(op->result->type)) {
       int want = slice(op->result->layout, in->type.shape[0].isConst(1) ? 0 : 1);
       if (in->layout != want)
         todo.push_back({op, want});

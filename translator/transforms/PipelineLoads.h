@@ -7,8 +7,8 @@
 // runs the producer NUM_STAGES - 1 iterations ahead of the rest of the body, copying into a
 // ring of shared-memory stages with cp.async, and tl::dot reads the stage of its iteration.
 //
-//   before:  for %k ... { %a = load %ptrs, %mask ; %acc2 = dot %a, %b, %acc ; %p2 = addptr %ptrs, 32 }
-//   after:   for pipelined ... { %a = load async producer ... ; %acc2 = dot ... ;
+//   before:  for %k ... { %a = load %ptrs, %mask ; %acc2 = dot %a, %b, %acc ; %p2 = addptr %ptrs,
+//   32 } after:   for pipelined ... { %a = load async producer ... ; %acc2 = dot ... ;
 //                                %p2 = addptr producer ... }
 //
 // A loop is left alone (its loads stay in registers and tl::dot stages them itself) when the

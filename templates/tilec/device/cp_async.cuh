@@ -18,8 +18,8 @@ template <int BYTES> __device__ inline void cp_async(void *dst, const void *src,
                  "r"(src_bytes)
                  : "memory");
   else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(src),
-                 "n"(BYTES), "r"(src_bytes)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(src), "n"(BYTES),
+                 "r"(src_bytes)
                  : "memory");
 }
 
@@ -38,26 +38,30 @@ template <class T> __device__ inline T load_or_zero(const T *p, bool pred) {
     unsigned short r;
     asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b16 %0, 0;\n"
                  " @q ld.global.u8 %0, [%1];\n}\n"
-                 : "=h"(r) : "l"(p), "r"(int(pred)));
+                 : "=h"(r)
+                 : "l"(p), "r"(int(pred)));
     unsigned char b = (unsigned char)r;
     v = *reinterpret_cast<const T *>(&b);
   } else if constexpr (sizeof(T) == 2) {
     unsigned short r;
     asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b16 %0, 0;\n"
                  " @q ld.global.b16 %0, [%1];\n}\n"
-                 : "=h"(r) : "l"(p), "r"(int(pred)));
+                 : "=h"(r)
+                 : "l"(p), "r"(int(pred)));
     v = *reinterpret_cast<const T *>(&r);
   } else if constexpr (sizeof(T) == 4) {
     unsigned r;
     asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b32 %0, 0;\n"
                  " @q ld.global.b32 %0, [%1];\n}\n"
-                 : "=r"(r) : "l"(p), "r"(int(pred)));
+                 : "=r"(r)
+                 : "l"(p), "r"(int(pred)));
     v = *reinterpret_cast<const T *>(&r);
   } else {
     unsigned long long r;
     asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b64 %0, 0;\n"
                  " @q ld.global.b64 %0, [%1];\n}\n"
-                 : "=l"(r) : "l"(p), "r"(int(pred)));
+                 : "=l"(r)
+                 : "l"(p), "r"(int(pred)));
     v = *reinterpret_cast<const T *>(&r);
   }
   return v;

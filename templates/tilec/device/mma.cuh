@@ -113,9 +113,9 @@ __device__ inline void gather_a(unsigned (&a)[4], const T *sa, int m0, int k0, i
     unsigned packed = 0;
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
-      const T *e = sa + operand_offset<Tile, TRANSPOSED>(m0 + lane / 4 + (j % 2) * 8,
-                                                         k0 + (j / 2) * (K_STEP / 2) +
-                                                             (lane % 4) * PER + p);
+      const T *e =
+          sa + operand_offset<Tile, TRANSPOSED>(m0 + lane / 4 + (j % 2) * 8,
+                                                k0 + (j / 2) * (K_STEP / 2) + (lane % 4) * PER + p);
       packed |= raw_bits(e) << (8 * int(sizeof(T)) * p);
     }
     a[j] = packed;
@@ -134,8 +134,8 @@ __device__ inline void gather_b(unsigned (&b)[2], const T *sb, int k0, int n0, i
     unsigned packed = 0;
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
-      const T *e = sb + operand_offset<Tile, TRANSPOSED>(k0 + j * (K_STEP / 2) + (lane % 4) * PER + p,
-                                                         n0 + lane / 4);
+      const T *e = sb + operand_offset<Tile, TRANSPOSED>(
+                            k0 + j * (K_STEP / 2) + (lane % 4) * PER + p, n0 + lane / 4);
       packed |= raw_bits(e) << (8 * int(sizeof(T)) * p);
     }
     b[j] = packed;
@@ -146,8 +146,7 @@ __device__ inline void gather_b(unsigned (&b)[2], const T *sb, int k0, int n0, i
 /// [M, K] in its tile, or [K, M] with TRANS_A; B is [K, N], or [N, K] with TRANS_B. ldmatrix
 /// reads 16-byte rows, so it serves A as given (any type), B transposed (any type), and the
 /// other two orientations for 16-bit types (with .trans); the rest is gathered.
-template <class L, class TileA, class TileB, class T, bool TRANS_A, bool TRANS_B>
-struct Fragments {
+template <class L, class TileA, class TileB, class T, bool TRANS_A, bool TRANS_B> struct Fragments {
   static constexpr int CHUNK = 16 / int(sizeof(T));
   unsigned a[L::MT][4];
   unsigned b[L::NT][2];
@@ -208,8 +207,10 @@ template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T
 __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
   constexpr int M = TRANS_A ? TileA::COLS : TileA::ROWS, K = TRANS_A ? TileA::ROWS : TileA::COLS;
   constexpr int KB = TRANS_B ? TileB::COLS : TileB::ROWS, N = TRANS_B ? TileB::ROWS : TileB::COLS;
-  static_assert(M == L::ROWS && N == L::COLS && K == KB, "tl::dot shapes: [M, K] x [K, N] -> [M, N]");
-  constexpr int K_STEP = 2 * (16 / int(sizeof(T))); // 16 for 16-bit types, 8 for float, 32 for 8-bit
+  static_assert(M == L::ROWS && N == L::COLS && K == KB,
+                "tl::dot shapes: [M, K] x [K, N] -> [M, N]");
+  constexpr int K_STEP =
+      2 * (16 / int(sizeof(T))); // 16 for 16-bit types, 8 for float, 32 for 8-bit
   static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
                                  "for float and 32 for 8-bit integers");
   const int lane = tid % 32;
