@@ -93,6 +93,7 @@ public:
   // --- shape operations (ShapeOps.cpp) ---
   static bool isShapeOpName(const std::string &name);
   Value *lowerShapeOp(const clang::CallExpr *call, const Callee &callee);
+  Value *lowerJoin(const clang::CallExpr *call, Value *a, Value *b);
 
   // --- tl::dot (DotOps.cpp) ---
   Value *lowerDot(const clang::CallExpr *call, const Callee &callee);

@@ -1,4 +1,4 @@
-// tl:: shape operations -> tile IR: expand_dims, broadcast_to, trans / permute, reshape.
+// tl:: shape operations -> tile IR: expand_dims, broadcast_to, trans / permute, reshape, join.
 //
 //   tl::expand_dims<1>(rows)     %7 = expand_dims %5:rows [1] : tile<int, BM, 1>
 //   tl::trans(v)                 %9:t = trans %8:v : tile<float, BN, BM>
@@ -11,7 +11,54 @@ using namespace clang;
 
 bool Lowerer::isShapeOpName(const std::string &n) {
   return n == "expand_dims" || n == "trans" || n == "permute" || n == "reshape" ||
-         n == "broadcast_to";
+         n == "broadcast_to" || n == "join";
+}
+
+/// tl::join(a, b): a new last axis of size 2 holding a then b, written with the operations the
+/// translator already has: where(arange<0, 2>() == 0, a[..., None], b[..., None]).
+Value *Lowerer::lowerJoin(const CallExpr *call, Value *a, Value *b) {
+  if (a->type.pointer != b->type.pointer || !(a->type.elem == b->type.elem)) {
+    error(call, "tl::join needs operands of the same element type (cast one first)");
+    return nullptr;
+  }
+  // A scalar joins a tile as a tile of its shape.
+  if (a->type.isScalar() && b->type.isTile())
+    a = emit(OpKind::Splat, {a}, Type{a->type.elem, a->type.pointer, a->type.pointeeConst,
+                                      b->type.shape}, call)->result;
+  if (b->type.isScalar() && a->type.isTile())
+    b = emit(OpKind::Splat, {b}, Type{b->type.elem, b->type.pointer, b->type.pointeeConst,
+                                      a->type.shape}, call)->result;
+  if (!broadcastPair(a, b, call))
+    return nullptr;
+  if (a->type.shape.size() > 1) {
+    error(call, "tl::join of rank-2 tiles (a rank-3 result) is not translated yet");
+    return nullptr;
+  }
+  Type lane{ElemType::known(ScalarKind::I32), false, false, {SymExpr(2)}};
+  Op *ar = emit(OpKind::Arange, {}, lane, call);
+  ar->attrs = {SymExpr(0), SymExpr(2)};
+  Value *first = binary("==", ar->result, constant(0, ElemType::known(ScalarKind::I32), call), call);
+  if (!first)
+    return nullptr;
+  auto expand = [&](Value *v, int axis) {
+    Type t = v->type;
+    t.shape.insert(t.shape.begin() + axis, SymExpr(1));
+    Op *op = emit(OpKind::ExpandDims, {v}, t, call);
+    op->attrs = {SymExpr(axis)};
+    return op->result;
+  };
+  if (a->type.isTile()) {
+    first = expand(first, 0); // [1, 2]
+    a = expand(a, 1);         // [N, 1]
+    b = expand(b, 1);
+    if (!broadcastPair(first, a, call) || !broadcastPair(first, b, call))
+      return nullptr;
+  }
+  Type t = first->type;
+  t.elem = a->type.elem;
+  t.pointer = a->type.pointer;
+  t.pointeeConst = a->type.pointeeConst;
+  return emit(OpKind::Select, {first, a, b}, t, call)->result;
 }
 
 Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
@@ -19,6 +66,13 @@ Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
   auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
   auto want = [&](unsigned count) { return wantArgs(call, c, count, count); };
   auto wantTemplateArgs = [&](size_t count) { return wantTemplateArgCount(call, c, count); };
+  if (n == "join") {
+    if (!want(2))
+      return nullptr;
+    Value *a = arg(0);
+    Value *b = a ? arg(1) : nullptr;
+    return a && b ? lowerJoin(call, a, b) : nullptr;
+  }
   if (n == "expand_dims") {
     if (!want(1) || !wantTemplateArgs(1))
       return nullptr;
