@@ -111,17 +111,9 @@ void KernelEmitter::emitAsyncCopy(const Op &op) {
   std::string L = layoutOf(r);
   comment(op);
   std::string w = names_.fresh(nameOf(r) + "_width");
-  *out_ << "  // to shared memory (cp.async); " << ptrs->info.contiguity.str()
-        << " consecutive addresses, aligned to " << ptrs->info.divisibility.str() << " bytes\n";
-  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
-  std::string templateArgs = w;
+  std::string templateArgs =
+      accessWidth(op, w, nameOf(r) + "_mask_uniform", "to shared memory (cp.async); ");
   bool tileMask = mask && mask->type.isTile();
-  if (tileMask) {
-    std::string u = names_.fresh(nameOf(r) + "_mask_uniform");
-    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
-          << " == 0;\n";
-    templateArgs += ", " + u;
-  }
   std::string ptrArray = nameOf(ptrs);
   if (advancing_.count(ptrs->id)) {
     // This iteration's pointers: where they started plus the distance advanced.

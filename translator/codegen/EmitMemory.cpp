@@ -4,6 +4,26 @@
 namespace tilec {
 namespace emit {
 
+/// Declares a tile access's vector width `w` (and, with a tile mask, whether the mask is the
+/// same over each vector) after a comment on what the analysis proved; returns the template
+/// arguments of the access: "w" or "w, mask_uniform". The mask is operand 1 of a load, 2 of a
+/// store.
+std::string KernelEmitter::accessWidth(const Op &op, const std::string &w,
+                                       const std::string &uniformName, const std::string &what) {
+  const Value *ptrs = op.operands[0];
+  size_t maskAt = op.kind == OpKind::Store ? 2 : 1;
+  const Value *mask = op.operands.size() > maskAt ? op.operands[maskAt] : nullptr;
+  *out_ << "  // " << what << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
+        << ptrs->info.divisibility.str() << " bytes\n";
+  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
+  if (!mask || !mask->type.isTile())
+    return w;
+  std::string u = names_.fresh(uniformName);
+  *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
+        << " == 0;\n";
+  return w + ", " + u;
+}
+
 void KernelEmitter::emitLoad(const Op &op) {
   const Value *r = op.result;
   const Value *ptrs = op.operands[0];
@@ -24,16 +44,7 @@ void KernelEmitter::emitLoad(const Op &op) {
   }
   std::string L = layoutOf(r);
   std::string w = names_.fresh(name + "_width");
-  *out_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
-        << ptrs->info.divisibility.str() << " bytes\n";
-  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
-  std::string templateArgs = w;
-  if (mask && mask->type.isTile()) {
-    std::string u = names_.fresh(name + "_mask_uniform");
-    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
-          << " == 0;\n";
-    templateArgs += ", " + u;
-  }
+  std::string templateArgs = accessWidth(op, w, name + "_mask_uniform", "");
   *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
@@ -57,16 +68,7 @@ void KernelEmitter::emitStore(const Op &op) {
   }
   std::string L = layoutOf(ptrs);
   std::string w = names_.fresh("store_width");
-  *out_ << "  // " << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
-        << ptrs->info.divisibility.str() << " bytes\n";
-  *out_ << "  constexpr int " << w << " = tilec::vector_width(" << op.accessWidth.str() << ");\n";
-  std::string templateArgs = w;
-  if (mask && mask->type.isTile()) {
-    std::string u = names_.fresh("store_mask_uniform");
-    *out_ << "  constexpr bool " << u << " = " << mask->info.constancy.operand() << " % " << w
-          << " == 0;\n";
-    templateArgs += ", " + u;
-  }
+  std::string templateArgs = accessWidth(op, w, "store_mask_uniform", "");
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
   *out_ << "    tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "

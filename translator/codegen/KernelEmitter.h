@@ -99,6 +99,8 @@ private:
   std::string compute(const Op &op, const std::string &i);
   void comment(const Op &op);
   void emitOp(const Op &op);
+  std::string accessWidth(const Op &op, const std::string &w, const std::string &uniformName,
+                          const std::string &what);
   void emitLoad(const Op &op);
   void emitStore(const Op &op);
   void emitFor(const Op &op);

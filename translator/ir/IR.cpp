@@ -96,60 +96,48 @@ Op *Kernel::append(OpKind kind, std::vector<Value *> operands, Type resultType, 
   return op;
 }
 
-static bool insertInto(Region &r, Op *user, std::unique_ptr<Op> &op) {
+/// Inserts `op` into whichever region of `r` holds `at`: before it, or right after it.
+static bool insertNear(Region &r, const Op *at, bool after, std::unique_ptr<Op> &op) {
   for (size_t i = 0; i < r.ops.size(); ++i) {
-    if (r.ops[i].get() == user) {
-      r.ops.insert(r.ops.begin() + long(i), std::move(op));
+    if (r.ops[i].get() == at) {
+      r.ops.insert(r.ops.begin() + long(i) + (after ? 1 : 0), std::move(op));
       return true;
     }
     for (auto &sub : r.ops[i]->regions)
-      if (insertInto(*sub, user, op))
+      if (insertNear(*sub, at, after, op))
         return true;
   }
   return false;
 }
 
-static bool insertAfter(Region &r, const Op *def, std::unique_ptr<Op> &op) {
-  for (size_t i = 0; i < r.ops.size(); ++i) {
-    if (r.ops[i].get() == def) {
-      r.ops.insert(r.ops.begin() + long(i) + 1, std::move(op));
-      return true;
-    }
-    for (auto &sub : r.ops[i]->regions)
-      if (insertAfter(*sub, def, op))
-        return true;
-  }
-  return false;
+/// A ConvertLayout of `v` to `layout`, located at `at` (not inserted yet).
+static std::unique_ptr<Op> conversion(Kernel &k, Value *v, int layout, const Op *at) {
+  auto op = std::make_unique<Op>();
+  op->kind = OpKind::ConvertLayout;
+  op->operands = {v};
+  op->loc = at->loc;
+  op->line = at->line;
+  op->result = k.newValue(v->type);
+  op->result->def = op.get();
+  op->result->layout = layout;
+  op->result->info = v->info;
+  return op;
 }
 
 Value *Kernel::convertAfterDef(Value *v, int layout) {
-  auto op = std::make_unique<Op>();
-  op->kind = OpKind::ConvertLayout;
-  op->operands = {v};
-  op->loc = v->def->loc;
-  op->line = v->def->line;
-  op->result = newValue(v->type);
-  op->result->def = op.get();
-  op->result->layout = layout;
-  op->result->info = v->info;
-  v->uses++;
+  std::unique_ptr<Op> op = conversion(*this, v, layout, v->def);
   Value *out = op->result;
-  return insertAfter(body, v->def, op) ? out : nullptr;
+  if (!insertNear(body, v->def, /*after=*/true, op))
+    return nullptr;
+  v->uses++;
+  return out;
 }
 
 Value *Kernel::convertBefore(Op *user, Value *v, int layout) {
-  auto op = std::make_unique<Op>();
-  op->kind = OpKind::ConvertLayout;
-  op->operands = {v};
-  op->loc = user->loc;
-  op->line = user->line;
-  op->result = newValue(v->type);
-  op->result->def = op.get();
-  op->result->layout = layout;
-  op->result->info = v->info;
-  op->result->uses = 1;
+  std::unique_ptr<Op> op = conversion(*this, v, layout, user);
   Value *out = op->result;
-  if (!insertInto(body, user, op))
+  out->uses = 1;
+  if (!insertNear(body, user, /*after=*/false, op))
     return v;
   for (Value *&operand : user->operands)
     if (operand == v) {

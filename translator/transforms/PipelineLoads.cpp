@@ -38,8 +38,8 @@ bool isZero(const Value *v) {
   const SymExpr &c = v->def->attrs[0];
   if (c.isConst(0))
     return true;
-  std::string s = c.str();
-  return s == "0.0f" || s == "0.0" || s == "0.f" || s == "0." || s == "0";
+  // Floating zeros are literals as the frontend spells them (floatLiteral).
+  return c.str() == "0.0f" || c.str() == "0.0";
 }
 
 /// Every op in `r` and its nested regions that reads `v`.

@@ -68,22 +68,23 @@ template <class T> __device__ inline T load_or_zero(const T *p, bool pred) {
 }
 
 /// Copies a tile held as pointers in layout L (runs of W consecutive elements, pointers in
-/// `ptrs`, masks in `mask`, masked-off elements become zero) into `tile`. Runs of 4, 8 or 16
-/// bytes whose mask is the same for the whole run go through cp.async. Anything else is read
-/// now, through registers: every load is issued before the first store to shared memory, so
-/// that their latencies overlap.
+/// `ptrs`, masks in `mask` or none when it is null, masked-off elements become zero) into
+/// `tile`. Runs of 4, 8 or 16 bytes whose mask is the same for the whole run go through
+/// cp.async. Anything else is read now, through registers: every load is issued before the
+/// first store to shared memory, so that their latencies overlap.
 template <class L, int W, bool MASK_UNIFORM, class Tile, class T>
 __device__ inline void copy_tile_async(T *tile, const T *const *ptrs, const bool *mask, int tid) {
   constexpr int BYTES = W * int(sizeof(T));
   if constexpr (MASK_UNIFORM && (BYTES == 4 || BYTES == 8 || BYTES == 16)) {
 #pragma unroll
     for (int i = 0; i < L::ELEMS; i += W)
-      cp_async<BYTES>(tile + Tile::offset(L::row(tid, i), L::col(tid, i)), ptrs[i], mask[i]);
+      cp_async<BYTES>(tile + Tile::offset(L::row(tid, i), L::col(tid, i)), ptrs[i],
+                      !mask || mask[i]);
   } else {
     T v[L::ELEMS];
 #pragma unroll
     for (int i = 0; i < L::ELEMS; ++i)
-      v[i] = load_or_zero(ptrs[i], mask[i]);
+      v[i] = load_or_zero(ptrs[i], !mask || mask[i]);
 #pragma unroll
     for (int i = 0; i < L::ELEMS; ++i)
       tile[Tile::offset(L::row(tid, i), L::col(tid, i))] = v[i];
@@ -93,20 +94,7 @@ __device__ inline void copy_tile_async(T *tile, const T *const *ptrs, const bool
 /// The same without a mask.
 template <class L, int W, class Tile, class T>
 __device__ inline void copy_tile_async(T *tile, const T *const *ptrs, int tid) {
-  constexpr int BYTES = W * int(sizeof(T));
-  if constexpr (BYTES == 4 || BYTES == 8 || BYTES == 16) {
-#pragma unroll
-    for (int i = 0; i < L::ELEMS; i += W)
-      cp_async<BYTES>(tile + Tile::offset(L::row(tid, i), L::col(tid, i)), ptrs[i], true);
-  } else {
-    T v[L::ELEMS];
-#pragma unroll
-    for (int i = 0; i < L::ELEMS; ++i)
-      v[i] = *ptrs[i];
-#pragma unroll
-    for (int i = 0; i < L::ELEMS; ++i)
-      tile[Tile::offset(L::row(tid, i), L::col(tid, i))] = v[i];
-  }
+  copy_tile_async<L, W, true, Tile>(tile, ptrs, static_cast<const bool *>(nullptr), tid);
 }
 
 } // namespace tilec
