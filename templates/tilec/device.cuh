@@ -24,4 +24,6 @@
 #include <tilec/device/scan_axis.cuh>
 #include <tilec/device/smem_tile.cuh>
 #include <tilec/device/types.cuh>
+#include <tilec/device/wgmma.cuh>
+#include <tilec/device/wgmma_ops.cuh>
 #include <tilec/device/warp.cuh>

@@ -130,6 +130,8 @@ TEST(GpuDot, RegisterOperands) {
   check_tile<32, 32, 32, float, float, true>(29, 17, 31, 4, 1e-6); // exact float
   check_tile<32, 32, 64, int8_t, int32_t>(32, 20, 50, 4, 0);
   check_tile<128, 128, 32, tl::half, float>(128, 128, 32, 8, 1e-5);
+  // On sm_90a the tiles below (and the 64-row ones above) take the wgmma path.
+  check_tile<128, 64, 64, tl::half, float>(100, 60, 50, 4, 1e-5);
 }
 
 TEST(GpuDot, PipelinedLoop) {
@@ -139,6 +141,11 @@ TEST(GpuDot, PipelinedLoop) {
   check_loop<128, 64, 32, tl::bfloat16, float>(257, 129, 96, 8, 4, 1e-5);
   check_loop<32, 32, 16, float, float>(77, 45, 123, 4, 3, 2e-3);
   check_loop<32, 64, 64, int8_t, int32_t>(65, 96, 300, 4, 2, 0);
+  // wgmma on sm_90a: m64n128 with 128-byte swizzles and B in two panels; two warpgroups
+  // side by side along N; 32-byte swizzles with m64n16.
+  check_loop<128, 128, 64, tl::half, float>(300, 260, 200, 4, 3, 1e-5);
+  check_loop<128, 256, 64, tl::bfloat16, float>(130, 300, 150, 8, 3, 1e-5);
+  check_loop<64, 16, 16, tl::half, float>(100, 40, 70, 4, 2, 1e-5);
 }
 
 TEST(GpuDot, RowsSharedByTwoLayouts) {
@@ -193,6 +200,9 @@ TEST(GpuDot, TransposedOperands) {
   check_transposed<32, 16, 32, tl::half, float, false, true>(40, 20, 70, 1, 1e-5); // NT = 1
   check_transposed<128, 64, 32, tl::half, float, false, true, true>(200, 150, 300, 4, 1e-5);
   check_transposed<64, 64, 64, int8_t, int32_t, false, true, true>(100, 70, 200, 4, 0);
+  // wgmma on sm_90a: A read M-major across two panels; B read K-major from its rows.
+  check_transposed<128, 128, 64, tl::half, float, true, false>(150, 140, 130, 4, 1e-5);
+  check_transposed<128, 128, 64, tl::bfloat16, float, false, true, true>(150, 140, 130, 8, 1e-5);
 }
 
 } // namespace

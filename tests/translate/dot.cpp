@@ -45,13 +45,13 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 
 // CU-LABEL: dot_once(
 // CU:       using L0 = tilec::MmaLayout<BM, BN, THREADS>;
-// CU:       __shared__ alignas(16) unsigned char smem[{{.*}}tilec::dot_scratch_bytes<tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BK, BN, tl::half>>(){{.*}}];
+// CU:       __shared__ alignas(1024) unsigned char smem[{{.*}}tilec::dot_scratch_bytes<tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BK, BN, tl::half>>(){{.*}}];
 // CU:       tilec::store_to_smem<{{L[0-9]+}}, tilec::SmemTile<BM, BK, tl::half>>(av, acc_a, tid);
 // CU-NEXT:  tilec::store_to_smem<{{L[0-9]+}}, tilec::SmemTile<BK, BN, tl::half>>(bv, acc_b, tid);
 // CU-NEXT:  __syncthreads();
 // CU-NEXT:  tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BK, BN, tl::half>, tilec::DotTf32>(acc_a, acc_b, acc, tid);
 // CU-LABEL: dot_loop(
-// CU:       extern __shared__ __align__(16) unsigned char dsmem[];
+// CU:       extern __shared__ __align__(1024) unsigned char dsmem[];
 // CU:       long long a_ptrs_advance = 0; // elements a_ptrs has advanced
 // CU:       constexpr int stages = (NUM_STAGES > 2 ? NUM_STAGES : 2);
 // CU:       tl::bfloat16* av_stages = reinterpret_cast<tl::bfloat16*>(dsmem + 0);

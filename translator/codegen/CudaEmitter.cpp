@@ -249,7 +249,7 @@ std::string KernelEmitter::run() {
     std::string name = layoutName(int(i));
     if (l.kind == Layout::Kind::Mma) {
       os << "  // " << name << ": a [" << l.shape[0].str() << ", " << l.shape[1].str()
-         << "] tl::dot result, as the tensor cores' mma.sync accumulators hold it\n";
+         << "] tl::dot result, as the tensor cores' accumulators hold it (mma.sync, wgmma)\n";
       os << "  using " << name << " = tilec::MmaLayout<" << l.shape[0].str() << ", "
          << l.shape[1].str() << ", THREADS>;\n";
       continue;
@@ -286,12 +286,14 @@ std::string KernelEmitter::run() {
     os << "  // Shared memory for reductions, scans, scalar atomics, layout conversions and dot\n"
        << "  // operands: each use ends with a barrier, so they share one buffer, sized for the\n"
        << "  // largest.\n"
-       << "  __shared__ alignas(16) unsigned char smem[" << bytes << "];\n";
+       << "  __shared__ alignas(" << (smemHoldsDotOperands_ ? 1024 : 16)
+       << ") unsigned char smem[" << bytes << "];\n";
   }
   if (std::string dyn = dynamicSmemBytes(k_, "NUM_STAGES"); !dyn.empty())
     os << "  // Dynamic shared memory for the stage buffers of pipelined loads; the launcher\n"
        << "  // passes its size: " << dyn << " bytes.\n"
-       << "  extern __shared__ __align__(16) unsigned char dsmem[];\n";
+       << "  // (aligned to 1024 bytes: whole swizzle patterns for the tensor cores)\n"
+       << "  extern __shared__ __align__(1024) unsigned char dsmem[];\n";
   os << "\n";
   os << body << "}\n";
   return os.str();

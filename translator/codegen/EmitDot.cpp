@@ -68,13 +68,15 @@ void KernelEmitter::emitDot(const Op &op) {
     // Register operands go through the scratch buffer: A, then B.
     std::string sa = names_.fresh(name + "_a"), sb = names_.fresh(name + "_b");
     needSmem("tilec::dot_scratch_bytes<" + tileA + ", " + tileB + ">()");
+    smemHoldsDotOperands_ = true;
     *out_ << "  // the operands, to shared memory for the tensor cores\n";
     *out_ << "  " << T << "* " << sa << " = reinterpret_cast<" << T << "*>(smem);\n";
     *out_ << "  " << T << "* " << sb << " = " << sa << " + " << tileA << "::ELEMS;\n";
     for (auto [v, dst, tile] : {std::tuple{a, sa, tileA}, std::tuple{b, sb, tileB}}) {
       if (staged(v))
         *out_ << "  for (int i = tid; i < " << tile << "::ELEMS; i += THREADS) " << dst
-              << "[i] = " << stageOf(v) << "[i];\n";
+              << "[i] = " << stageOf(v) << "[i];\n"
+              << "  tilec::fence_shared_for_async_proxy();\n";
       else
         *out_ << "  tilec::store_to_smem<" << layoutOf(v) << ", " << tile << ">(" << nameOf(v)
               << ", " << dst << ", tid);\n";

@@ -87,6 +87,8 @@ private:
   // conversions). Each use ends with a barrier, so they can all take the same bytes; the
   // buffer is as large as the largest. Sizes as constexpr C++, in first-use order.
   std::vector<std::string> smemSizes_;
+  // Dot operands staged in the buffer need it aligned to a whole swizzle pattern (wgmma).
+  bool smemHoldsDotOperands_ = false;
   void needSmem(const std::string &bytes) {
     if (std::find(smemSizes_.begin(), smemSizes_.end(), bytes) == smemSizes_.end())
       smemSizes_.push_back(bytes);

@@ -25,9 +25,11 @@ template <int BYTES> __device__ inline void cp_async(void *dst, const void *src,
 
 __device__ inline void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 
-/// Waits until at most N committed groups are still in flight.
+/// Waits until at most N committed groups are still in flight (and, on sm_90a, makes the
+/// landed copies readable by wgmma once a barrier follows).
 template <int N> __device__ inline void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+  fence_shared_for_async_proxy();
 }
 
 /// `*p` when `pred`, else zero, as one predicated load: no branch, so that many of them in a

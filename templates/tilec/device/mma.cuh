@@ -1,7 +1,7 @@
 // mma.cuh: tl::dot on tensor cores (mma.sync, sm_80 and newer) with operands in shared
 // memory (SmemTile) and the accumulator in registers (MmaLayout).
 //
-// Each warp computes its WARP_M x WARP_N block of the result, K_STEP columns of A at a time:
+// Each warp computes its MT x NT fragments of the result (MmaLayout), K_STEP columns of A at a time:
 // A fragments (16 x K_STEP) are read with ldmatrix; B fragments (K_STEP x 8) with
 // ldmatrix.trans for 16-bit types and element by element otherwise; then one mma per
 // 16 x 8 fragment. The instruction per element type:
@@ -14,6 +14,7 @@
 #include <tilec/device/mma_layout.cuh>
 #include <tilec/device/smem_tile.cuh>
 #include <tilec/device/types.cuh>
+#include <tilec/device/wgmma.cuh>
 
 namespace tilec {
 
@@ -151,11 +152,11 @@ template <class L, class TileA, class TileB, class T, bool TRANS_A, bool TRANS_B
   unsigned a[L::MT][4];
   unsigned b[L::NT][2];
 
-  __device__ void load(const T *sa, const T *sb, int k, int m0, int n0, int lane) {
-    const int q = lane / 8, r8 = lane % 8;
+  __device__ void load(const T *sa, const T *sb, int k, int n0, int tid) {
+    const int lane = tid % 32, q = lane / 8, r8 = lane % 8;
 #pragma unroll
     for (int mt = 0; mt < L::MT; ++mt) {
-      const int m = m0 + mt * 16;
+      const int m = L::band_row(tid, mt);
       if constexpr (!TRANS_A)
         ldmatrix_x4(a[mt], sa + TileA::offset(m + lane % 16, k + (lane / 16) * CHUNK));
       else if constexpr (sizeof(T) == 2)
@@ -213,12 +214,11 @@ __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
       2 * (16 / int(sizeof(T))); // 16 for 16-bit types, 8 for float, 32 for 8-bit
   static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
                                  "for float and 32 for 8-bit integers");
-  const int lane = tid % 32;
-  const int m0 = L::warp_m(tid) * L::WARP_M, n0 = L::warp_n(tid) * L::WARP_N;
+  const int n0 = L::warp_n(tid) * L::WARP_N;
 #pragma unroll
   for (int step = 0; step < K / K_STEP; ++step) {
     Fragments<L, TileA, TileB, T, TRANS_A, TRANS_B> f;
-    f.load(sa, sb, step * K_STEP, m0, n0, lane);
+    f.load(sa, sb, step * K_STEP, n0, tid);
 #pragma unroll
     for (int mt = 0; mt < L::MT; ++mt)
 #pragma unroll
@@ -239,13 +239,18 @@ __device__ inline void fma_block(const float *sa, const float *sb, float *acc, i
                     sb[operand_offset<TileB, TRANS_B>(k, L::col(tid, i))], acc[i]);
 }
 
-/// tl::dot of operands staged in shared memory: tensor cores, or FMAs for exact float.
+/// tl::dot of operands staged in shared memory: tensor cores (wgmma where it fits on
+/// sm_90a, else mma.sync), or FMAs for exact float.
 template <class L, class TileA, class TileB, class Precision, bool TRANS_A = false,
           bool TRANS_B = false, class T, class Acc>
 __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
   if constexpr (sizeof(T) == 4 && is_same_v<Precision, DotIeee>)
     fma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
-  else
+  else if constexpr (wgmma_fits<L, TileA, TileB, TRANS_A, TRANS_B, T, Acc>()) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    wgmma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+#endif
+  } else
     mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
 }
 

@@ -1,14 +1,19 @@
-// mma_layout.cuh: the layout of tl::dot results, as the tensor cores' mma.sync m16n8
-// accumulators leave them, and the rank-1 slices of it.
+// mma_layout.cuh: the layout of tl::dot results, as the tensor cores leave the accumulators
+// (mma.sync m16n8 fragments; wgmma m64nN, which holds the same fragments), and its rank-1
+// slices.
 //
-// MmaLayout<M, N, THREADS>: an [M, N] tile split over WM x WN warps (mma_warp_split); warp
-// (wm, wn) owns the WARP_M x WARP_N block at (wm * WARP_M, wn * WARP_N), made of MT x NT
-// fragments of 16 x 8. In a fragment, lane l holds rows g and g + 8 (g = l / 4) at columns
-// 2 * (l % 4) and 2 * (l % 4) + 1, so a thread's runs are VEC = 2 consecutive columns.
+// MmaLayout<M, N, THREADS>: an [M, N] tile split over WM x WN warps; warp (wm, wn) owns
+// columns wn * WARP_N .. + WARP_N and MT = M / (16 WM) bands of 16 rows, band mt starting at
+// row mt * 16 WM + wm * 16 (so four consecutive warps cover 64 consecutive rows, as a wgmma
+// warpgroup does). A band is NT = WARP_N / 8 fragments of 16 x 8. In a fragment, lane l holds
+// rows g and g + 8 (g = l / 4) at columns 2 * (l % 4) and 2 * (l % 4) + 1, so a thread's runs
+// are VEC = 2 consecutive columns.
 //
 //   element i of thread t:  mt = i / (4 NT), nt = (i / 4) % NT, r = i % 4
-//   row = wm * WARP_M + mt * 16 + g + (r / 2) * 8,   col = wn * WARP_N + nt * 8 + 2 (l % 4) + r % 2
+//   row = mt * 16 WM + wm * 16 + g + (r / 2) * 8,   col = wn * WARP_N + nt * 8 + 2 (l % 4) + r % 2
 //
+// The split: on sm_90a, whole warpgroups (4 warps along M) when the tile allows it, for wgmma;
+// elsewhere the longer side of the warp tile is halved while a warp keeps a 16 x 8 fragment.
 // Warps beyond WM x WN (a tile too small for all of them) hold copies and are not owners.
 #pragma once
 
@@ -35,13 +40,39 @@ __host__ __device__ constexpr WarpSplit mma_warp_split(int M, int N, int warps) 
   return {wm, wn};
 }
 
+/// Warpgroups for wgmma: groups of 4 warps along M, each over 64 rows at a time; the groups
+/// split M or N as mma_warp_split does. {0, 0} when the tile cannot be shared that way.
+__host__ __device__ constexpr WarpSplit wgmma_warp_split(int M, int N, int warps) {
+  if (warps % 4 != 0 || M % 64 != 0 || N % 8 != 0)
+    return {0, 0};
+  int gm = 1, gn = 1;
+  while (gm * gn < warps / 4) {
+    bool can_m = M % (gm * 2 * 64) == 0, can_n = N % (gn * 2 * 8) == 0;
+    if (can_m && (!can_n || M / gm >= N / gn))
+      gm *= 2;
+    else if (can_n)
+      gn *= 2;
+    else
+      break;
+  }
+  return {4 * gm, gn};
+}
+
+__host__ __device__ constexpr WarpSplit dot_warp_split(int M, int N, int warps) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if (wgmma_warp_split(M, N, warps).m != 0)
+    return wgmma_warp_split(M, N, warps);
+#endif
+  return mma_warp_split(M, N, warps);
+}
+
 template <int M, int N, int THREADS> struct MmaLayout {
   static_assert(M % 16 == 0 && N % 8 == 0,
                 "a tl::dot result needs at least 16 rows and 8 columns (multiples of them)");
   static constexpr int ROWS = M, COLS = N;
   static constexpr int WARPS = THREADS / 32;
-  static constexpr int WM = mma_warp_split(M, N, WARPS).m;
-  static constexpr int WN = mma_warp_split(M, N, WARPS).n;
+  static constexpr int WM = dot_warp_split(M, N, WARPS).m;
+  static constexpr int WN = dot_warp_split(M, N, WARPS).n;
   static constexpr int WARP_M = M / WM, WARP_N = N / WN;
   static constexpr int MT = WARP_M / 16, NT = WARP_N / 8;
   static constexpr int VEC = 2;
@@ -49,8 +80,10 @@ template <int M, int N, int THREADS> struct MmaLayout {
 
   __device__ static constexpr int warp_m(int tid) { return (tid / 32) % WM; }
   __device__ static constexpr int warp_n(int tid) { return (tid / 32) / WM % WN; }
+  /// First row of band mt of this thread's warp.
+  __device__ static constexpr int band_row(int tid, int mt) { return mt * 16 * WM + warp_m(tid) * 16; }
   __device__ static constexpr int row(int tid, int i) {
-    return warp_m(tid) * WARP_M + (i / (4 * NT)) * 16 + (tid % 32) / 4 + ((i % 4) / 2) * 8;
+    return band_row(tid, i / (4 * NT)) + (tid % 32) / 4 + ((i % 4) / 2) * 8;
   }
   __device__ static constexpr int col(int tid, int i) {
     return warp_n(tid) * WARP_N + ((i / 4) % NT) * 8 + 2 * (tid % 4) + i % 2;
@@ -66,7 +99,7 @@ template <int M, int N, int THREADS> struct Slice<MmaLayout<M, N, THREADS>, 1> {
   static constexpr int VEC = 1;
   static constexpr int ELEMS = P::MT * 2;
   __device__ static constexpr int coord(int tid, int j) {
-    return P::warp_m(tid) * P::WARP_M + (j / 2) * 16 + (tid % 32) / 4 + (j % 2) * 8;
+    return P::band_row(tid, j / 2) + (tid % 32) / 4 + (j % 2) * 8;
   }
   __device__ static constexpr int from_parent(int i) { return (i / (4 * P::NT)) * 2 + (i % 4) / 2; }
   __device__ static constexpr bool owner(int tid) {

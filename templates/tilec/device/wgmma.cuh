@@ -1,0 +1,99 @@
+// wgmma.cuh: tl::dot on Hopper's warpgroup tensor cores (wgmma, sm_90a) for 16-bit operands
+// in shared memory.
+//
+// A warpgroup (4 consecutive warps) multiplies a 64 x 16 slice of A by a 16 x N slice of B
+// in one asynchronous instruction that reads both straight from shared memory, described by
+// a 64-bit descriptor: start address, the swizzle mode (the SmemTile panel width: 128, 64 or
+// 32 bytes), and two strides, between 8-row groups (SBO) and, for operands whose M or N index
+// is the contiguous one, between panels (LBO). The accumulators land in the same registers
+// as mma.sync's m16n8 fragments, so MmaLayout serves both.
+//
+// The instructions of one dot are committed as one group and waited for before returning, so
+// the caller may overwrite the operands right after (the pipelined loop refills a stage
+// after the next barrier).
+#pragma once
+
+#include <tilec/device/mma_layout.cuh>
+#include <tilec/device/smem_tile.cuh>
+#include <tilec/device/wgmma_ops.cuh>
+
+namespace tilec {
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+/// The wgmma shared-memory descriptor of an operand that starts at `p`.
+template <class Tile, bool MN_MAJOR> __device__ inline uint64_t wgmma_descriptor(const void *p) {
+  constexpr int SWIZZLE = Tile::PANEL_BYTES == 128 ? 1 : Tile::PANEL_BYTES == 64 ? 2 : 3;
+  constexpr unsigned SBO = 8 * Tile::PANEL_BYTES;                   // next 8 rows
+  constexpr unsigned LBO = MN_MAJOR ? Tile::ROWS * Tile::PANEL_BYTES // next panel
+                                    : 16;                           // unused (K within a panel)
+  const unsigned addr = unsigned(__cvta_generic_to_shared(p));
+  return uint64_t((addr & 0x3FFFF) >> 4) | uint64_t((LBO >> 4) & 0x3FFF) << 16 |
+         uint64_t((SBO >> 4) & 0x3FFF) << 32 | uint64_t(SWIZZLE) << 62;
+}
+
+/// Keeps the compiler from moving reads or writes of an accumulator across the asynchronous
+/// instructions (which it cannot see writing it).
+__device__ inline void pin_accumulator(float &x) { asm volatile("" : "+f"(x)::"memory"); }
+
+#endif
+
+/// Whether dot_smem can take the wgmma path for this layout and these operand tiles. A is
+/// [M, K] in TileA ([K, M] with TRANS_A); B is [K, N] ([N, K] with TRANS_B).
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T, class Acc>
+__host__ __device__ constexpr bool wgmma_fits() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr (sizeof(T) != 2 || !is_same_v<Acc, float>)
+    return false;
+  else {
+    constexpr int W = L::WARP_N;
+    constexpr bool width_ok = W == 8 || W == 16 || W == 32 || W == 64 || W == 128 || W == 256;
+    constexpr bool panels_ok = (TileA::PANEL_BYTES == 32 || TileA::PANEL_BYTES == 64 ||
+                                TileA::PANEL_BYTES == 128) &&
+                               (TileB::PANEL_BYTES == 32 || TileB::PANEL_BYTES == 64 ||
+                                TileB::PANEL_BYTES == 128);
+    // An operand whose M or N index is contiguous must start each warpgroup's slice at a panel.
+    constexpr bool a_starts_ok = !TRANS_A || 64 % TileA::PANEL_COLS == 0;
+    constexpr bool b_starts_ok = TRANS_B || L::WN == 1 || W % TileB::PANEL_COLS == 0;
+    return L::WM % 4 == 0 && width_ok && panels_ok && a_starts_ok && b_starts_ok;
+  }
+#else
+  return false;
+#endif
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+/// acc += A * B for this warpgroup's bands with wgmma (see wgmma_fits for the shapes).
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T>
+__device__ inline void wgmma_block(const T *sa, const T *sb, float *acc, int tid) {
+  constexpr int K = TRANS_A ? TileA::ROWS : TileA::COLS;
+  constexpr int BAND = 4 * L::NT; // accumulators per band of 16 rows: one wgmma's worth
+  const int n0 = L::warp_n(tid) * L::WARP_N;
+  const int group_row = (L::warp_m(tid) / 4) * 64; // this warpgroup's rows within a band set
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i)
+    pin_accumulator(acc[i]);
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+  for (int mt = 0; mt < L::MT; ++mt) {
+    const int m0 = mt * 16 * L::WM + group_row;
+#pragma unroll
+    for (int k = 0; k < K; k += 16) {
+      const T *a = sa + (TRANS_A ? TileA::offset(k, m0) : TileA::offset(m0, k));
+      const T *b = sb + (TRANS_B ? TileB::offset(n0, k) : TileB::offset(k, n0));
+      wgmma_m64k16<TRANS_A, !TRANS_B>(*reinterpret_cast<float(*)[BAND]>(&acc[mt * BAND]),
+                                      wgmma_descriptor<TileA, TRANS_A>(a),
+                                      wgmma_descriptor<TileB, !TRANS_B>(b), T{});
+    }
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i)
+    pin_accumulator(acc[i]);
+}
+
+#endif
+
+} // namespace tilec
