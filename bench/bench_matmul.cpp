@@ -22,12 +22,13 @@ namespace {
 struct Config {
   int bm, bn, bk, warps, stages;
 };
-constexpr std::array<Config, 6> kConfigs = {{{128, 128, 32, 4, 4},
+constexpr std::array<Config, 7> kConfigs = {{{128, 128, 32, 4, 4},
+                                             {128, 128, 32, 4, 6},
                                              {128, 128, 64, 4, 3},
                                              {128, 128, 64, 4, 4},
                                              {128, 256, 64, 8, 3},
-                                             {256, 128, 64, 8, 3},
-                                             {128, 64, 64, 4, 4}}};
+                                             {128, 256, 64, 8, 4},
+                                             {256, 128, 64, 8, 3}}};
 constexpr int kGroupM = 8;
 
 std::string describe(const Config &c) {

@@ -9,8 +9,8 @@
 // as mma.sync's m16n8 fragments, so MmaLayout serves both.
 //
 // The instructions of one dot are committed as one group and waited for before returning, so
-// the caller may overwrite the operands right after (the pipelined loop refills a stage
-// after the next barrier).
+// the caller may overwrite the operands right after. (Leaving them running into the next
+// iteration of a pipelined loop measured no faster: bench/NOTES.md, matmul version 7.)
 #pragma once
 
 #include <tilec/device/mma_layout.cuh>
@@ -69,8 +69,11 @@ template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T
 __device__ inline void wgmma_block(const T *sa, const T *sb, float *acc, int tid) {
   constexpr int K = TRANS_A ? TileA::ROWS : TileA::COLS;
   constexpr int BAND = 4 * L::NT; // accumulators per band of 16 rows: one wgmma's worth
-  const int n0 = L::warp_n(tid) * L::WARP_N;
-  const int group_row = (L::warp_m(tid) / 4) * 64; // this warpgroup's rows within a band set
+  // The warp's index, read from lane 0 so that the compiler sees it is the same across the
+  // warp and keeps the descriptors in uniform registers (two-warpgroup tiles ran ~20% faster).
+  const int warp_tid = __shfl_sync(0xffffffffu, tid / 32, 0) * 32;
+  const int n0 = L::warp_n(warp_tid) * L::WARP_N;
+  const int group_row = (L::warp_m(warp_tid) / 4) * 64; // this warpgroup's first row in a band
 #pragma unroll
   for (int i = 0; i < L::ELEMS; ++i)
     pin_accumulator(acc[i]);
