@@ -38,6 +38,10 @@ const char *type_name_for_id(int64_t id) {
     return cuda_type_name<tl::half>();
   case type_id<tl::bfloat16>():
     return cuda_type_name<tl::bfloat16>();
+  case type_id<tl::float8_e4m3>():
+    return cuda_type_name<tl::float8_e4m3>();
+  case type_id<tl::float8_e5m2>():
+    return cuda_type_name<tl::float8_e5m2>();
   default:
     return nullptr;
   }

@@ -13,12 +13,14 @@
 #include <tilec/device/global_access.cuh>
 #include <tilec/device/layout.cuh>
 #include <tilec/device/layout2d.cuh>
+#include <tilec/device/layout3d.cuh>
 #include <tilec/device/layout_traits.cuh>
 #include <tilec/device/mma.cuh>
 #include <tilec/device/mma_layout.cuh>
 #include <tilec/device/random.cuh>
 #include <tilec/device/reduce.cuh>
 #include <tilec/device/reduce_axis.cuh>
+#include <tilec/device/reduce_axis_smem.cuh>
 #include <tilec/device/relayout.cuh>
 #include <tilec/device/scan.cuh>
 #include <tilec/device/scan_axis.cuh>

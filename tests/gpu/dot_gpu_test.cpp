@@ -18,6 +18,11 @@ template <class T> std::vector<T> random_matrix(size_t count, unsigned seed) {
     std::uniform_int_distribution<int> d(-128, 127);
     for (T &x : v)
       x = T(d(rng));
+  } else if constexpr (sizeof(T) == 1) {
+    // fp8: multiples of 1/8 in [-1, 1], exact in both formats (see the fp8 tests below).
+    std::uniform_int_distribution<int> d(-8, 8);
+    for (T &x : v)
+      x = T(float(d(rng)) / 8);
   } else {
     std::uniform_real_distribution<float> d(-1.0f, 1.0f);
     for (T &x : v)
@@ -121,6 +126,14 @@ void check_transposed(int m, int n, int k, int num_warps, double rel) {
       GTEST_SKIP() << "no GPU: " << why;                                                           \
   } while (0)
 
+// fp8 tensor cores (mma.sync .e4m3/.e5m2) start with sm_89.
+#define REQUIRE_SM89()                                                                             \
+  do {                                                                                             \
+    const auto &d = tilec::detail::driver();                                                       \
+    if (d.cc_major * 10 + d.cc_minor < 89)                                                         \
+      GTEST_SKIP() << "fp8 dot needs sm_89 or newer, this GPU is sm_" << d.cc_major << d.cc_minor; \
+  } while (0)
+
 TEST(GpuDot, RegisterOperands) {
   REQUIRE_GPU();
   check_tile<16, 16, 16, tl::half, float>(16, 16, 16, 1, 1e-5);
@@ -203,6 +216,38 @@ TEST(GpuDot, TransposedOperands) {
   // wgmma on sm_90a: A read M-major across two panels; B read K-major from its rows.
   check_transposed<128, 128, 64, tl::half, float, true, false>(150, 140, 130, 4, 1e-5);
   check_transposed<128, 128, 64, tl::bfloat16, float, false, true, true>(150, 140, 130, 8, 1e-5);
+}
+
+// fp8 (sm_89 and newer): m16n8k32 with float accumulators, operands staged as for int8
+// (ldmatrix for A, gathers for B unless it is transposed). The fp8 tensor cores of sm_89 and
+// sm_90 are measured to keep only about 14 significant bits of their sums (truncating), so
+// the data is chosen to make every sum exact: multiples of 1/8 in [-1, 1] and K < 256 give
+// partial sums that are multiples of 2^-6 below 2^8. Any error is then a bug, not rounding.
+TEST(GpuDot, Fp8RegisterOperands) {
+  REQUIRE_GPU();
+  REQUIRE_SM89();
+  check_tile<16, 16, 32, tl::float8_e4m3, float>(16, 16, 32, 1, 1e-5);
+  check_tile<64, 32, 64, tl::float8_e4m3, float>(50, 30, 40, 4, 1e-5);
+  check_tile<32, 64, 32, tl::float8_e5m2, float>(31, 64, 9, 4, 1e-5);
+  check_tile<128, 128, 64, tl::float8_e4m3, float>(100, 120, 64, 8, 1e-5);
+}
+
+TEST(GpuDot, Fp8PipelinedLoop) {
+  REQUIRE_GPU();
+  REQUIRE_SM89();
+  check_loop<64, 64, 32, tl::float8_e4m3, float>(100, 70, 130, 4, 3, 1e-5);
+  check_loop<64, 64, 64, tl::float8_e5m2, float>(65, 96, 200, 4, 2, 1e-5);
+  check_loop<128, 128, 64, tl::float8_e4m3, float>(300, 260, 200, 8, 3, 1e-5);
+  check_loop<32, 32, 32, tl::float8_e5m2, float>(77, 45, 123, 4, 1, 1e-5);
+}
+
+TEST(GpuDot, Fp8TransposedOperands) {
+  REQUIRE_GPU();
+  REQUIRE_SM89();
+  check_transposed<32, 32, 64, tl::float8_e4m3, float, false, true>(40, 50, 130, 4, 1e-5);
+  check_transposed<32, 32, 64, tl::float8_e4m3, float, true, false>(40, 50, 130, 4, 1e-5);
+  check_transposed<64, 64, 32, tl::float8_e5m2, float, true, true>(33, 65, 64, 4, 1e-5);
+  check_transposed<64, 64, 64, tl::float8_e4m3, float, false, true, true>(100, 70, 200, 4, 1e-5);
 }
 
 } // namespace

@@ -62,6 +62,10 @@ void reject() {
 #elif defined(REJECT_DOT_ACC_SHAPE)
   auto r = tl::dot(tl::zeros<tl::half, 16, 16>(), tl::zeros<tl::half, 16, 32>(),
                    tl::zeros<float, 16, 16>());
+#elif defined(REJECT_SWIZZLE2D_TILE)
+  auto r = tl::swizzle2d(i4, 0, 4, 4, 2); // program indices are scalars
+#elif defined(REJECT_SWIZZLE2D_FLOAT)
+  auto r = tl::swizzle2d(0, 0, 4.0f, 4, 2);
 #else
   int r = 0;
 #endif

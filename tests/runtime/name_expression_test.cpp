@@ -37,10 +37,15 @@ TEST(NameExpression, BoolAndTypeArguments) {
 }
 
 TEST(NameExpression, EveryTypeIdHasACudaName) {
-  for (int64_t id = 1; id <= 13; ++id)
+  for (int64_t id = 1; id <= 15; ++id)
     EXPECT_NE(tilec::detail::type_name_for_id(id), nullptr) << id;
   EXPECT_EQ(tilec::detail::type_name_for_id(0), nullptr);
+  EXPECT_EQ(tilec::detail::type_name_for_id(16), nullptr);
   EXPECT_STREQ(tilec::detail::type_name_for_id(tilec::type_id<uint8_t>()), "uint8_t");
+  EXPECT_STREQ(tilec::detail::type_name_for_id(tilec::type_id<tl::float8_e4m3>()),
+               "tl::float8_e4m3");
+  EXPECT_STREQ(tilec::detail::type_name_for_id(tilec::type_id<tl::float8_e5m2>()),
+               "tl::float8_e5m2");
 }
 
 TEST(NameExpression, NoUserTemplateParameters) {

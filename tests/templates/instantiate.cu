@@ -1,6 +1,7 @@
 // instantiate.cu: instantiates every template of the reduction, scan, random, atomic and
 // broadcast headers for a few layouts and element types, so that nvcc and NVRTC both check
 // their bodies (including their inline PTX, when compiled to sm_XX). Never launched.
+#define TILEC_FP8 // the fp8 casts below; the library declares fp8 on request
 #include <tilec/device.cuh>
 
 namespace {
@@ -135,4 +136,14 @@ __global__ void random_numbers(uint4 *words, float *u, float *n, float4 *u4, flo
   u4[offset] = tilec::rand4x(seed, offset);
   n4[offset] = tilec::randn4x(seed, offset);
   words[offset + 1] = tilec::randint4x(seed, offset);
+}
+
+// fp8 conversions: cvt.*.e4m3x2 / .e5m2x2 on sm_89 and newer, CUDA's software path before.
+// (fp8 tl::dot needs sm_89: tests/nvrtc checks that sm_80 refuses it.)
+__global__ void fp8_casts(const float *f, tl::float8_e4m3 *e4, tl::float8_e5m2 *e5, float *out) {
+  const int i = threadIdx.x;
+  e4[i] = tilec::cast<tl::float8_e4m3>(f[i]);
+  e5[i] = tilec::cast<tl::float8_e5m2>(tilec::cast<double>(f[i]));
+  out[i] = tilec::cast<float>(e4[i]) + tilec::cast<float>(tilec::cast<tl::half>(e5[i])) +
+           float(tilec::cast<int>(e4[i])) + tilec::cast<float>(tilec::cast<tl::float8_e5m2>(e4[i]));
 }

@@ -87,6 +87,30 @@ TEST(Promotion, ScalarDoesNotWidenTile) {
   EXPECT_EQ(promoteTileScalar(ElemType::typeParam("T"), k(S::F32)).cuda(), "T");
 }
 
+// fp8 is a storage type: it computes in float, with anything but double (itself included).
+TEST(Promotion, Fp8ComputesInFloat) {
+  EXPECT_EQ(k(S::F8E4M3).cuda(), "tl::float8_e4m3");
+  EXPECT_EQ(k(S::F8E5M2).cuda(), "tl::float8_e5m2");
+  EXPECT_EQ(k(S::F8E5M2).sizeofExpr(), "1");
+  EXPECT_TRUE(k(S::F8E4M3).isFloat() && k(S::F8E4M3).isFp8());
+  EXPECT_FALSE(k(S::F8E4M3).isInteger() || k(S::F16).isFp8() || k(S::U8).isFp8());
+  EXPECT_EQ(promoteTiles(k(S::F8E4M3), k(S::F8E4M3)), k(S::F32));
+  EXPECT_EQ(promoteTiles(k(S::F8E4M3), k(S::F8E5M2)), k(S::F32));
+  EXPECT_EQ(promoteTiles(k(S::F16), k(S::F8E5M2)), k(S::F32));
+  EXPECT_EQ(promoteTiles(k(S::I8), k(S::F8E4M3)), k(S::F32));
+  EXPECT_EQ(promoteTiles(k(S::F8E4M3), k(S::F64)), k(S::F64));
+  EXPECT_EQ(promoteTileScalar(k(S::F8E4M3), k(S::F32)), k(S::F32));
+  EXPECT_EQ(promoteTileScalar(k(S::F8E5M2), k(S::F64)), k(S::F32)); // a scalar never widens
+  EXPECT_EQ(promoteTileScalar(k(S::F8E5M2), k(S::I32)), k(S::F32));
+  EXPECT_EQ(promoteTileScalar(k(S::I32), k(S::F8E5M2)), k(S::F32)); // not an fp8 tile
+  EXPECT_EQ(promoteScalars(k(S::F8E4M3), k(S::F8E4M3)), k(S::F32));
+  EXPECT_EQ(arithmeticType(k(S::F8E5M2)), k(S::F32));
+  EXPECT_EQ(arithmeticType(k(S::F16)), k(S::F16));
+  // With a type parameter the device library decides (tilec::promote_t maps fp8 to float).
+  EXPECT_EQ(promoteTiles(ElemType::typeParam("T"), k(S::F8E4M3)).cuda(),
+            "tilec::promote_t<T, tl::float8_e4m3>");
+}
+
 TEST(Type, Printing) {
   Type tile{k(S::F32), false, false, {SymExpr::expr("BLOCK", true)}};
   EXPECT_EQ(tile.str(), "tile<float, BLOCK>");

@@ -140,7 +140,7 @@ void analyzeOnce(Kernel &k) {
       }
       break;
     case OpKind::ExpandDims:
-      if (op.attrs[0].isConst(0)) {
+      if (op.attrs[0].value() < int64_t(op.operands[0]->type.shape.size())) {
         r = op.operands[0]->info; // [N] -> [1, N]: the last dimension is unchanged
       } else {
         // [M] -> [M, 1]: every element starts a run of its own, so each must be divisible.

@@ -17,6 +17,10 @@ std::string KernelEmitter::combiner(const Op &op, const std::string &elemType) {
     return "tilec::MinOp{}";
   if (op.opcode == "xor_sum")
     return "tilec::XorOp{}";
+  if (op.opcode == "first") // tl::split: the elements at index 0 and 1 of the last axis
+    return "tilec::FirstOp{}";
+  if (op.opcode == "last")
+    return "tilec::LastOp{}";
   if (op.opcode == "cumprod")
     return "tilec::ProdOp{}"; // (a lambda could not appear in decltype before C++20)
   const Region &r = *op.regions[0];
@@ -34,6 +38,10 @@ void KernelEmitter::emitReduce(const Op &op) {
   const Value *in = op.operands[0];
   const Value *r = op.result;
   std::string L = layoutOf(in), arr = nameOf(in), T = r->type.cudaElem(), name = nameOf(r);
+  // Rank-3 layouts, and tl::split (whose combine needs index order), reduce an axis through
+  // shared memory rather than with shuffles.
+  bool viaSmem = r->type.isTile() &&
+                 (rank3Axes(k_, in->layout) || op.opcode == "first" || op.opcode == "last");
   if (op.opcode == "argmax" || op.opcode == "argmin") {
     // NaNs are ignored, as by tl::max / tl::min (and the interpreter).
     std::string isMax = op.opcode == "argmax" ? "true" : "false", inT = in->type.cudaElem();
@@ -44,6 +52,13 @@ void KernelEmitter::emitReduce(const Op &op) {
     }
     // Indices along one dimension of a rank-2 tile, held in the slice layout.
     std::string dim = op.attrs[0].str();
+    if (viaSmem) {
+      needSmem("tilec::tile_elements<" + L + ">() * sizeof(" + inT + ")");
+      *out_ << "  int " << name << "[" << layoutOf(r) << "::ELEMS];\n";
+      *out_ << "  tilec::arg_reduce_axis_smem<" << L << ", " << dim << ", " << isMax << ", " << inT
+            << ", /*NAN_WINS=*/false>(" << arr << ", " << name << ", tid, smem);\n";
+      return;
+    }
     needSmem("tilec::arg_axis_scratch_bytes<" + L + ", " + dim + ", " + inT + ">()");
     *out_ << "  int " << name << "[" << layoutOf(r) << "::ELEMS];\n";
     *out_ << "  tilec::arg_reduce_axis<" << L << ", " << dim << ", " << isMax << ", " << inT
@@ -58,6 +73,13 @@ void KernelEmitter::emitReduce(const Op &op) {
   }
   // One dimension of a rank-2 tile: the result is held in the slice layout.
   std::string dim = op.attrs[0].str();
+  if (viaSmem) {
+    needSmem("tilec::tile_elements<" + L + ">() * sizeof(" + T + ")");
+    *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
+    *out_ << "  tilec::reduce_axis_smem<" << L << ", " << dim << ">(" << arr << ", " << name << ", "
+          << fn << ", tid, smem);\n";
+    return;
+  }
   needSmem("tilec::axis_scratch_bytes<" + L + ", " + dim + ", " + T + ">()");
   *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
   *out_ << "  tilec::reduce_axis<" << L << ", " << dim << ">(" << arr << ", " << name << ", " << fn
@@ -98,6 +120,9 @@ void KernelEmitter::emitRelayout(const Op &op) {
                k_.layouts[size_t(in->layout)].kind != Layout::Kind::Slice &&
                k_.layouts[size_t(r->layout)].kind != Layout::Kind::Slice &&
                r->type.shape.size() == 2;
+  // Rank-3 layouts and their slices place elements by their row-major position.
+  rank2 |= op.kind == OpKind::ConvertLayout && r->type.shape.size() >= 2 &&
+           (rank3Axes(k_, in->layout) || rank3Axes(k_, r->layout));
   if (rank2) {
     // Two layouts of the same [M, N] shape: a reshape that keeps the shape.
     needSmem("tilec::tile_elements<" + from + ">() * sizeof(" + T + ")");

@@ -52,7 +52,8 @@ void KernelEmitter::emitDebug(const Op &op) {
     std::string L = layoutOf(v);
     const Layout &l = k_.layouts[size_t(v->layout)];
     bool rank2Layout =
-        l.kind == Layout::Kind::Mma || (l.kind == Layout::Kind::Blocked && l.shape.size() == 2);
+        l.kind == Layout::Kind::Mma || (l.kind == Layout::Kind::Blocked && l.shape.size() == 2) ||
+        __builtin_popcount(unsigned(rank3Axes(k_, v->layout))) == 2; // a slice of a Blocked3D
     std::string at; // the element's index in the tile, as device_print takes it
     if (v->type.shape.size() == 1)
       at = L + "::coord(tid, i)";

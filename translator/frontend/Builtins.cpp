@@ -96,8 +96,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
         return nullptr;
       t.shape.push_back(*d);
     }
-    if (t.shape.size() > 2) {
-      error(call, "tiles of rank 3 are not supported by the translator yet");
+    if (t.shape.size() > 3) {
+      error(call, "tiles have rank 1 to 3");
       return nullptr;
     }
     Value *v = n == "zeros" ? constant(0, *et, call) : castTo(arg(0), *et, call);
@@ -126,6 +126,12 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   }
   if (n == "dot")
     return lowerDot(call, c);
+  if (n == "swizzle2d" || n == "split") { // a pair: PairOps.cpp lowers it where it is taken apart
+    std::string how = "`auto [i, j] = tl::" + n + "(...)`";
+    error(call,
+          "tl::" + n + " returns two values: take them apart with " + how + " or .first/.second");
+    return nullptr;
+  }
   if (n == "load") {
     if (!want(1, 3))
       return nullptr;
@@ -267,6 +273,7 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
     if (!a || !b || !d || !broadcastPair(a, b, call) || !broadcastPair(a, d, call))
       return nullptr;
     Type t = a->type.isTile() ? a->type : (b->type.isTile() ? b->type : d->type);
+    t.elem = arithmeticType(t.elem); // fp8 computes in float
     Value *ca = castTo(a, t.elem, call);
     Value *cb = castTo(b, t.elem, call);
     Value *cd = castTo(d, t.elem, call);

@@ -4,9 +4,10 @@
 //   tl::dot(a, b, acc)                   %9 = dot "tf32" %5:a, %7:b, %3:acc
 //   tl::dot(a, b, acc, tl::precision::ieee)   float operands multiplied exactly
 //
-// The accumulator type: float for half, bfloat16 and float operands, int32 for 8-bit
+// The accumulator type: float for half, bfloat16, fp8 and float operands, int32 for 8-bit
 // integers; an operand type that is a template parameter is taken to be a floating type
-// (pass an int32 accumulator for integer operands).
+// (pass an int32 accumulator for integer operands). fp8 runs on sm_89 and newer: the device
+// library rejects it for older GPUs when the CUDA is compiled.
 #include "frontend/Lowerer.h"
 
 namespace tilec {
@@ -22,6 +23,8 @@ std::optional<ElemType> accumulatorType(const ElemType &in) {
   case ScalarKind::F16:
   case ScalarKind::BF16:
   case ScalarKind::F32:
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
     return ElemType::known(ScalarKind::F32);
   case ScalarKind::I8:
   case ScalarKind::U8:
@@ -68,7 +71,8 @@ Value *Lowerer::lowerDot(const CallExpr *call, const Callee &c) {
   auto accType = accumulatorType(a->type.elem);
   if (!accType) {
     error(call, "tl::dot is not available for " + a->type.elem.cuda() +
-                    " operands (half, bfloat16, float, int8_t or uint8_t)");
+                    " operands (half, bfloat16, float8_e4m3, float8_e5m2, float, int8_t or "
+                    "uint8_t)");
     return nullptr;
   }
   std::vector<SymExpr> shape = {a->type.shape[0], b->type.shape[1]};

@@ -57,9 +57,9 @@ Value *Lowerer::broadcastTo(Value *v, const std::vector<SymExpr> &shape, const E
   if (!v || v->type.isScalar() || sameShape(v->type.shape, shape))
     return v;
   // NumPy: a lower-rank tile gains leading unit dimensions.
-  if (v->type.shape.size() == 1 && shape.size() == 2) {
+  while (v->type.shape.size() < shape.size() && shape.size() <= 3) {
     Type t = v->type;
-    t.shape = {SymExpr(1), v->type.shape[0]};
+    t.shape.insert(t.shape.begin(), SymExpr(1));
     Op *e = emit(OpKind::ExpandDims, {v}, t, at);
     e->attrs = {SymExpr(0)};
     v = e->result;
@@ -77,9 +77,17 @@ Value *Lowerer::broadcastTo(Value *v, const std::vector<SymExpr> &shape, const E
     }
   if (sameShape(v->type.shape, shape))
     return v;
+  // A rank-3 tile grows one axis at a time: each step's operand lives in a slice of the
+  // step's layout, so every step is a register read (LayoutAssignment).
+  for (size_t d = 0; shape.size() == 3 && d + 1 < shape.size(); ++d)
+    if (!v->type.shape[d].sameAs(shape[d])) {
+      Type t = v->type;
+      t.shape[d] = shape[d];
+      v = emit(OpKind::Broadcast, {v}, t, at)->result;
+    }
   Type t = v->type;
   t.shape = shape;
-  return emit(OpKind::Broadcast, {v}, t, at)->result;
+  return sameShape(v->type.shape, shape) ? v : emit(OpKind::Broadcast, {v}, t, at)->result;
 }
 
 bool Lowerer::broadcastPair(Value *&a, Value *&b, const Expr *at) {
@@ -177,6 +185,11 @@ Value *Lowerer::unary(const std::string &opcode, Value *a, const Expr *at) {
   if (opcode == "~" && t.elem.isFloat()) {
     error(at, "operator '~' needs an integer operand");
     return nullptr;
+  }
+  if (a->type.elem.isFp8()) { // fp8 operators and math functions compute in float (and give float)
+    a = castTo(a, arithmeticType(a->type.elem), at);
+    if (opcode != "!")
+      t.elem = a->type.elem;
   }
   Op *op = emit(OpKind::Unary, {a}, t, at);
   op->opcode = opcode;
@@ -358,11 +371,17 @@ Value *Lowerer::lowerExpr(const Expr *e) {
     auto it = vars_.find(d);
     if (it != vars_.end())
       return it->second;
+    if (auto pit = pairs_.find(d); pit != pairs_.end()) {
+      std::string n = d->getNameAsString();
+      if (pit->second[0]) // (null: its initializer was reported)
+        error(e, "'" + n + "' holds two values: use " + n + ".first and " + n + ".second");
+      return nullptr;
+    }
     // A local without a value: its initializer failed (diagnosed already, say nothing more)
     // or produced none (a helper that returns nothing).
-    if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->isLocalVarDecl()) {
+    if (auto *vd = dyn_cast<VarDecl>(d); (vd && vd->isLocalVarDecl()) || isa<BindingDecl>(d)) {
       if (!failed_)
-        error(e, "'" + vd->getNameAsString() + "' has no value: its initializer produces none");
+        error(e, "'" + d->getNameAsString() + "' has no value: its initializer produces none");
       return nullptr;
     }
     if (!ref->isValueDependent()) {
@@ -456,6 +475,12 @@ Value *Lowerer::lowerExpr(const Expr *e) {
     Value *v = lowerExpr(ec->getSubExprAsWritten());
     return t ? castTo(v, *t, e) : nullptr;
   }
+  // `p.first` / `p.second` of a pair (tl::swizzle2d).
+  if (auto *me = dyn_cast<MemberExpr>(e))
+    return lowerPairMember(me->getBase(), me->getMemberDecl()->getNameAsString(), e);
+  if (auto *me = dyn_cast<CXXDependentScopeMemberExpr>(e))
+    return lowerPairMember(me->isImplicitAccess() ? nullptr : me->getBase(),
+                           me->getMember().getAsString(), e);
   if (auto *call = dyn_cast<CallExpr>(e)) {
     const Expr *calleeExpr = call->getCallee();
     // `t.to<T>()` on a dependent tile.

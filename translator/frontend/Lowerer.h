@@ -8,6 +8,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/Stmt.h>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +63,8 @@ public:
   void closeRegion(Region *r, const Carried &c, bool yield);
   /// The op's results become the carried variables' values after it.
   void finishControlFlow(Op *op, const Carried &c);
+  /// `auto [a, b] = pair` and `auto p = pair`; false when the initializer is no pair.
+  bool bindPair(const clang::VarDecl *vd);
   /// Rebinds a local variable (assignment, ++, --); false after an error.
   bool assign(const clang::ValueDecl *var, Value *v, const clang::Stmt *at);
 
@@ -98,6 +101,16 @@ public:
   // --- tl::dot (DotOps.cpp) ---
   Value *lowerDot(const clang::CallExpr *call, const Callee &callee);
 
+  // --- calls returning a pair: tl::swizzle2d (PairOps.cpp) ---
+  using ValuePair = std::array<Value *, 2>;
+  /// The two values of `e` when it is a pair (a tl::swizzle2d call or a local holding one),
+  /// {null, null} after an error; nullopt when `e` is no pair (nothing reported).
+  std::optional<ValuePair> lowerPair(const clang::Expr *e);
+  ValuePair lowerSwizzle2d(const clang::CallExpr *call, const Callee &callee);
+  ValuePair lowerSplit(const clang::CallExpr *call, const Callee &callee);
+  /// `p.first` / `p.second` of a pair; null after an error.
+  Value *lowerPairMember(const clang::Expr *base, const std::string &member, const clang::Expr *at);
+
   // --- tl::device_print, tl::device_assert (DebugOps.cpp) ---
   static bool isDebugOpName(const std::string &name);
   void lowerDebugOp(const clang::CallExpr *call, const Callee &callee);
@@ -124,6 +137,8 @@ private:
   bool failed_ = false;
   std::map<const clang::ValueDecl *, Value *> vars_; // lookup only, never iterated
   std::vector<std::string> templateParamNames_;      // the kernel's, by index
+  // Locals holding a pair (`auto p = tl::swizzle2d(...)`): read through .first / .second.
+  std::map<const clang::ValueDecl *, ValuePair> pairs_;
   // While a template TILEC_FUNC is inlined: its template parameters' deduced values.
   std::map<const clang::NamedDecl *, SymExpr> symBindings_;
   std::map<const clang::NamedDecl *, ElemType> typeBindings_;

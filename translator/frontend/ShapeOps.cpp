@@ -1,4 +1,5 @@
-// tl:: shape operations -> tile IR: expand_dims, broadcast_to, trans / permute, reshape, join.
+// tl:: shape operations -> tile IR: expand_dims, broadcast_to, trans / permute, reshape, join
+// (split, which returns a pair, is in PairOps.cpp).
 //
 //   tl::expand_dims<1>(rows)     %7 = expand_dims %5:rows [1] : tile<int, BM, 1>
 //   tl::trans(v)                 %9:t = trans %8:v : tile<float, BN, BM>
@@ -15,7 +16,8 @@ bool Lowerer::isShapeOpName(const std::string &n) {
 }
 
 /// tl::join(a, b): a new last axis of size 2 holding a then b, written with the operations the
-/// translator already has: where(arange<0, 2>() == 0, a[..., None], b[..., None]).
+/// translator already has: where(arange<0, 2>() == 0, a[..., None], b[..., None]). Rank-2
+/// operands give a rank-3 tile; the select keeps the values exactly.
 Value *Lowerer::lowerJoin(const CallExpr *call, Value *a, Value *b) {
   if (a->type.pointer != b->type.pointer || !(a->type.elem == b->type.elem)) {
     error(call, "tl::join needs operands of the same element type (cast one first)");
@@ -30,8 +32,8 @@ Value *Lowerer::lowerJoin(const CallExpr *call, Value *a, Value *b) {
                                       a->type.shape}, call)->result;
   if (!broadcastPair(a, b, call))
     return nullptr;
-  if (a->type.shape.size() > 1) {
-    error(call, "tl::join of rank-2 tiles (a rank-3 result) is not translated yet");
+  if (a->type.shape.size() > 2) {
+    error(call, "tl::join of rank-3 tiles would make a rank-4 tile; tiles have rank 1 to 3");
     return nullptr;
   }
   Type lane{ElemType::known(ScalarKind::I32), false, false, {SymExpr(2)}};
@@ -48,9 +50,11 @@ Value *Lowerer::lowerJoin(const CallExpr *call, Value *a, Value *b) {
     return op->result;
   };
   if (a->type.isTile()) {
-    first = expand(first, 0); // [1, 2]
-    a = expand(a, 1);         // [N, 1]
-    b = expand(b, 1);
+    size_t rank = a->type.shape.size();
+    for (size_t d = 0; d < rank; ++d)
+      first = expand(first, 0); // [1, 2] or [1, 1, 2]
+    a = expand(a, int(rank));   // [N, 1] or [M, N, 1]
+    b = expand(b, int(rank));
     if (!broadcastPair(first, a, call) || !broadcastPair(first, b, call))
       return nullptr;
   }
@@ -80,12 +84,16 @@ Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
     Value *v = arg(0);
     if (!axis || !v)
       return nullptr;
-    if (v->type.shape.size() != 1) {
-      error(call, "tl::expand_dims needs a rank-1 tile (rank 3 is not supported yet)");
+    size_t rank = v->type.shape.size();
+    if (axis->isConst() && axis->value() < 0 && axis->value() >= -int64_t(rank) - 1)
+      axis = SymExpr(axis->value() + int64_t(rank) + 1); // -1 appends, as in Triton
+    if (rank != 1 && rank != 2) {
+      error(call, "tl::expand_dims needs a rank-1 or rank-2 tile (tiles have rank 1 to 3)");
       return nullptr;
     }
-    if (!axis->isConst(0) && !axis->isConst(1)) {
-      error(call, "tl::expand_dims: the axis must be 0 or 1");
+    if (!axis->isConst() || axis->value() < 0 || axis->value() > int64_t(rank)) {
+      error(call, rank == 1 ? "tl::expand_dims: the axis must be 0 or 1"
+                            : "tl::expand_dims: the axis must be 0, 1 or 2");
       return nullptr;
     }
     Type t = v->type;
@@ -142,7 +150,7 @@ Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
         return nullptr;
       t.shape.push_back(*d);
     }
-    if (v->type.isScalar() || t.shape.size() > 2) {
+    if (v->type.isScalar() || t.shape.size() > 2 || v->type.shape.size() > 2) {
       error(call, "tl::reshape is translated between tiles of rank 1 and 2 only yet");
       return nullptr;
     }

@@ -37,9 +37,16 @@ void Lowerer::lowerStmt(const Stmt *s) {
               "variable '" + vd->getNameAsString() + "' must be initialized where it is declared");
         continue;
       }
+      if (bindPair(vd))
+        continue;
       Value *v = lowerExpr(vd->getInit());
       if (!v)
         continue;
+      if (isa<DecompositionDecl>(vd)) {
+        error(vd->getLocation(), "structured bindings take apart the pair tl::swizzle2d or "
+                                 "tl::split returns, not other values");
+        continue;
+      }
       // An explicitly typed scalar declaration converts (`float s = 1;`).
       QualType declared = vd->getType();
       if (!declared->isDependentType() && !declared->isUndeducedType() &&
@@ -125,6 +132,35 @@ void Lowerer::lowerStmt(const Stmt *s) {
     return;
   }
   error(s, std::string("statement '") + s->getStmtClassName() + "' is not supported in kernels");
+}
+
+bool Lowerer::bindPair(const VarDecl *vd) {
+  auto pair = lowerPair(vd->getInit());
+  if (!pair)
+    return false;
+  auto *dd = dyn_cast<DecompositionDecl>(vd);
+  if (!(*pair)[0]) { // reported; later uses of the names stay quiet
+    if (!dd)
+      pairs_[vd] = *pair;
+    return true;
+  }
+  if (!dd) { // `auto p = ...`: read as p.first and p.second (p_first, p_second in the CUDA)
+    nameValue((*pair)[0], vd->getNameAsString() + "_first");
+    nameValue((*pair)[1], vd->getNameAsString() + "_second");
+    pairs_[vd] = *pair;
+    return true;
+  }
+  // In a template clang may not have counted the names yet.
+  if (dd->bindings().size() != 2) {
+    error(vd->getLocation(),
+          "a pair takes apart into 2 names, not " + std::to_string(dd->bindings().size()));
+    return true;
+  }
+  for (size_t k = 0; k < 2; ++k) {
+    nameValue((*pair)[k], dd->bindings()[k]->getNameAsString());
+    vars_[dd->bindings()[k]] = (*pair)[k];
+  }
+  return true;
 }
 
 bool Lowerer::assign(const ValueDecl *var, Value *v, const Stmt *at) {

@@ -25,12 +25,15 @@ const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min"
 /// The type a reduction accumulates and returns, as the interpreter (Triton's rules):
 /// sums of integers narrower than 32 bits widen to 32 bits keeping their signedness (bool is
 /// unsigned); max/min widen 16-bit floats to float and narrow integers to int32; argmax/argmin
-/// give int32 indices; xor_sum and custom reductions keep the type.
+/// give int32 indices; xor_sum and custom reductions keep the type. fp8 sums, maxima and
+/// minima are float (fp8 computes in float everywhere).
 ElemType reductionType(const std::string &op, const ElemType &in) {
   if (op == "argmax" || op == "argmin")
     return ElemType::known(ScalarKind::I32);
   if (!in.isKnown())
     return in;
+  if (in.isFp8() && op != "reduce")
+    return arithmeticType(in);
   bool narrowInt = (in.isInteger() || in.is(ScalarKind::Bool)) && in.bits() < 32;
   if (op == "sum" && narrowInt)
     return ElemType::known(in.isSigned() ? ScalarKind::I32 : ScalarKind::U32);
@@ -43,9 +46,10 @@ ElemType reductionType(const std::string &op, const ElemType &in) {
   return in;
 }
 
-/// Scans: cumsum as sum (bfloat16 accumulating in float), cumprod bfloat16 in float.
+/// Scans: cumsum as sum (bfloat16 accumulating in float), cumprod bfloat16 in float; fp8
+/// scans in float.
 ElemType scanType(const std::string &op, const ElemType &in) {
-  ElemType t = in.is(ScalarKind::BF16) ? ElemType::known(ScalarKind::F32) : in;
+  ElemType t = in.is(ScalarKind::BF16) ? ElemType::known(ScalarKind::F32) : arithmeticType(in);
   return op == "cumsum" ? reductionType("sum", t) : t;
 }
 } // namespace
@@ -147,18 +151,27 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
     size_t rank = t->type.shape.size();
     bool hasAxis = !c.templateArgs.empty();
     if (!axis->isConst() || axis->value() < 0 || size_t(axis->value()) >= rank) {
-      error(call, "tl::" + n + ": the axis must be a dimension of the tile (0" +
-                      (rank > 1 ? " or 1" : "") + ")");
+      std::string others = rank > 2 ? ", 1 or 2" : rank > 1 ? " or 1" : "";
+      error(call, "tl::" + n + ": the axis must be a dimension of the tile (0" + others + ")");
+      return nullptr;
+    }
+    if (kScans.count(n) && rank == 3) {
+      error(call, "tl::" + n + " of rank-3 tiles is not translated yet");
       return nullptr;
     }
     if (kScans.count(n))
       return lowerScan(call, c, t, int(axis->value()), *flag);
-    if (rank == 2 && !hasAxis) {
-      error(call, "tl::" + n + ": reduce rank-2 tiles one axis at a time (tl::" + n + "<1>(t))");
+    if (rank >= 2 && !hasAxis) {
+      std::string r = std::to_string(rank);
+      error(call,
+            "tl::" + n + ": reduce rank-" + r + " tiles one axis at a time (tl::" + n + "<1>(t))");
       return nullptr;
     }
     bool arg = n == "argmax" || n == "argmin";
-    if (rank == 2 && (t->type.shape[0].isConst(1) || t->type.shape[1].isConst(1))) {
+    bool unitDim = false;
+    for (auto &d : t->type.shape)
+      unitDim |= rank >= 2 && d.isConst(1);
+    if (unitDim) {
       error(call, "tl::" + n + " of a " + t->type.shapeStr() +
                       " tile is not supported by the translator yet; reduce the rank-1 tile "
                       "before tl::expand_dims");
@@ -168,10 +181,12 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       error(call->getArg(0), "tl::xor_sum needs an integer tile");
       return nullptr;
     }
-    if (kReductions.count(n) && rank == 2) {
+    if (kReductions.count(n) && rank >= 2) {
       ElemType rt = reductionType(n, t->type.elem);
-      Value *in = arg ? t : castTo(t, rt, call); // arg reductions compare the values as given
-      Type resultType{rt, false, false, {t->type.shape[size_t(1 - axis->value())]}};
+      // Arg reductions compare the values as given (fp8 as float, the same order).
+      Value *in = castTo(t, arg ? arithmeticType(t->type.elem) : rt, call);
+      Type resultType{rt, false, false, t->type.shape};
+      resultType.shape.erase(resultType.shape.begin() + axis->value());
       Op *op = emit(OpKind::Reduce, {in}, resultType, call);
       op->opcode = n;
       op->attrs = {*axis};
@@ -188,7 +203,7 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
     }
     if (kReductions.count(n)) {
       ElemType rt = reductionType(n, t->type.elem);
-      Value *in = arg ? t : castTo(t, rt, call);
+      Value *in = castTo(t, arg ? arithmeticType(t->type.elem) : rt, call);
       Op *op = emit(OpKind::Reduce, {in}, Type{rt, false, false, {}}, call);
       op->opcode = n;
       op->attrs = {*axis};

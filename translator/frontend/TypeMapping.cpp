@@ -65,6 +65,10 @@ std::optional<ElemType> Lowerer::mapElemType(QualType qt, SourceLocation loc) {
       return ElemType::known(ScalarKind::F16);
     if (q == "tl::bfloat16")
       return ElemType::known(ScalarKind::BF16);
+    if (q == "tl::float8_e4m3")
+      return ElemType::known(ScalarKind::F8E4M3);
+    if (q == "tl::float8_e5m2")
+      return ElemType::known(ScalarKind::F8E5M2);
   }
   error(loc, "unsupported element type '" + qt.getAsString() + "' (" + t->getTypeClassName() + ")");
   return std::nullopt;

@@ -6,7 +6,11 @@ bool ElemType::isFloat() const {
   if (form == Form::Promote)
     return lhs->isFloat() || rhs->isFloat();
   return isKnown() && (kind == ScalarKind::F16 || kind == ScalarKind::BF16 ||
-                       kind == ScalarKind::F32 || kind == ScalarKind::F64);
+                       kind == ScalarKind::F32 || kind == ScalarKind::F64 || isFp8());
+}
+
+bool ElemType::isFp8() const {
+  return isKnown() && (kind == ScalarKind::F8E4M3 || kind == ScalarKind::F8E5M2);
 }
 
 bool ElemType::isInteger() const { return isKnown() && !isFloat() && kind != ScalarKind::Bool; }
@@ -30,6 +34,8 @@ int ElemType::bits() const {
   case ScalarKind::Bool:
   case ScalarKind::I8:
   case ScalarKind::U8:
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
     return 8;
   case ScalarKind::I16:
   case ScalarKind::U16:
@@ -80,6 +86,10 @@ std::string ElemType::cuda() const {
     return "tl::half";
   case ScalarKind::BF16:
     return "tl::bfloat16";
+  case ScalarKind::F8E4M3:
+    return "tl::float8_e4m3";
+  case ScalarKind::F8E5M2:
+    return "tl::float8_e5m2";
   case ScalarKind::F32:
     return "float";
   case ScalarKind::F64:
@@ -121,6 +131,9 @@ static int floatRank(ScalarKind k) {
 ElemType promoteTiles(const ElemType &a, const ElemType &b) {
   if (!a.isKnown() || !b.isKnown())
     return promoteWithParam(a, b);
+  // fp8 computes in float, even with itself (double wins below).
+  if (a.isFp8() || b.isFp8())
+    return promoteTiles(arithmeticType(a), arithmeticType(b));
   if (a.kind == b.kind)
     return a;
   if (a.isFloat() || b.isFloat()) {
@@ -153,7 +166,7 @@ ElemType promoteScalars(const ElemType &a, const ElemType &b) {
     if (t.isInteger() || t.kind == ScalarKind::Bool)
       if (t.bits() < 32)
         return ElemType::known(ScalarKind::I32);
-    if (t.kind == ScalarKind::F16 || t.kind == ScalarKind::BF16)
+    if (t.kind == ScalarKind::F16 || t.kind == ScalarKind::BF16 || t.isFp8())
       return ElemType::known(ScalarKind::F32);
     return t;
   };
@@ -161,13 +174,19 @@ ElemType promoteScalars(const ElemType &a, const ElemType &b) {
 }
 
 ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar) {
+  if (tile.isFp8())
+    return arithmeticType(tile); // a fp8 tile computes in float, whatever the scalar
   if (tile.isKnown() && scalar.isKnown()) {
     if (!tile.isFloat() && scalar.isFloat())
-      return scalar; // int tile * 0.5f -> float tile, as in Triton
+      return arithmeticType(scalar); // int tile * 0.5f -> float tile, as in Triton
     if (tile.is(ScalarKind::Bool) && scalar.isInteger())
       return ElemType::known(ScalarKind::I32); // bool tile + 1 -> int32
   }
   return tile;
+}
+
+ElemType arithmeticType(const ElemType &t) {
+  return t.isFp8() ? ElemType::known(ScalarKind::F32) : t;
 }
 
 std::string Type::shapeStr() const {

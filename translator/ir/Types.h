@@ -14,7 +14,24 @@
 
 namespace tilec {
 
-enum class ScalarKind { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
+// F8E4M3 and F8E5M2 are the fp8 storage types: arithmetic converts them to float first.
+enum class ScalarKind {
+  Bool,
+  I8,
+  U8,
+  I16,
+  U16,
+  I32,
+  U32,
+  I64,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  F8E4M3,
+  F8E5M2
+};
 
 struct ElemType {
   enum class Form { Known, Param, Promote };
@@ -37,6 +54,7 @@ struct ElemType {
   bool isKnown() const { return form == Form::Known; }
   bool is(ScalarKind k) const { return isKnown() && kind == k; }
   bool isFloat() const; // false for unknown (parameter) types
+  bool isFp8() const;   // float8_e4m3 or float8_e5m2
   bool isInteger() const;
   bool isSigned() const;
   int bits() const;               // 0 when unknown
@@ -51,6 +69,8 @@ ElemType promoteTiles(const ElemType &a, const ElemType &b);
 ElemType promoteScalars(const ElemType &a, const ElemType &b);
 /// A tile combined with a scalar: the tile's type, except int tile with float scalar.
 ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar);
+/// The type a value of type t computes in: float for fp8 (a storage type), else t.
+ElemType arithmeticType(const ElemType &t);
 
 struct Type {
   ElemType elem;

@@ -27,6 +27,12 @@ std::string nvrtcCheck(const std::string &cuda, const std::string &sourceName,
       "-I" + cudaInclude,
       "-I" + cudaInclude + "/cccl",
   };
+  // As the runtime does: fp8 types on request, for kernels generic over their element type.
+  for (auto &n : nameExpressions)
+    if (n.find("float8_e") != std::string::npos) {
+      opts.push_back("-DTILEC_FP8");
+      break;
+    }
   std::vector<const char *> argv;
   for (auto &o : opts)
     argv.push_back(o.c_str());

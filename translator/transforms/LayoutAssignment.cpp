@@ -6,6 +6,21 @@ namespace tilec {
 
 std::string layoutName(int i) { return "L" + std::to_string(i); }
 
+int rank3Axes(const Kernel &k, int i) {
+  if (i < 0)
+    return 0;
+  const Layout &l = k.layouts[size_t(i)];
+  if (l.kind == Layout::Kind::Blocked)
+    return l.shape.size() == 3 ? 0b111 : 0;
+  if (l.kind != Layout::Kind::Slice)
+    return 0;
+  int axes = rank3Axes(k, l.parent);
+  for (int a = 0, n = 0; a < 3; ++a) // drop the parent's dim-th kept axis
+    if (axes >> a & 1 && n++ == l.dim)
+      return axes & ~(1 << a);
+  return 0;
+}
+
 namespace {
 
 SymExpr elemBytes(const ElemType &t) {
@@ -21,8 +36,58 @@ SymExpr widestRun(const Value *ptrs) {
   return symMin(perVector, ptrs->info.contiguity);
 }
 
+/// The Blocked3D layout that layout `i` is (a slice of), or -1.
+int rank3Root(const Kernel &k, int i) {
+  const Layout &l = k.layouts[size_t(i)];
+  if (l.kind == Layout::Kind::Slice)
+    return rank3Root(k, l.parent);
+  return l.kind == Layout::Kind::Blocked && l.shape.size() == 3 ? i : -1;
+}
+
 bool isUnitRank2(const Type &t) {
   return t.shape.size() == 2 && (t.shape[0].isConst(1) || t.shape[1].isConst(1));
+}
+
+bool hasUnitDim(const Type &t) {
+  for (auto &d : t.shape)
+    if (d.isConst(1))
+      return true;
+  return false;
+}
+
+bool allUnit(const Type &t) {
+  for (auto &d : t.shape)
+    if (!d.isConst(1))
+      return false;
+  return true;
+}
+
+/// A rank-3 tile can live in a layout of the Blocked3D family only if the layout holds
+/// every axis along which the tile is longer than 1 (axes line up with the Blocked3D's).
+bool fitsRank3(const Kernel &k, const Type &t, int layout) {
+  int axes = rank3Axes(k, layout);
+  if (t.shape.size() != 3 || axes == 0)
+    return true;
+  for (int d = 0; d < 3; ++d)
+    if (!t.shape[size_t(d)].isConst(1) && !(axes >> d & 1))
+      return false;
+  return true;
+}
+
+/// A broadcast of a rank-3 tile grows one axis (the frontend broadcasts axis by axis): the
+/// axis of the result's layout `p` that its operand's layout drops, or -1 when there is
+/// none (a one-element operand, or a result layout that does not hold that axis).
+int grownAxis(const Kernel &k, const Op &op, int p) {
+  const Type &in = op.operands[0]->type, &out = op.result->type;
+  int axes = rank3Axes(k, p), grown = -1;
+  if (out.shape.size() != 3 || in.shape.size() != 3 || allUnit(in) || !fitsRank3(k, out, p))
+    return -1;
+  for (int d = 0; d < 3; ++d)
+    if (in.shape[size_t(d)].isConst(1) && !out.shape[size_t(d)].isConst(1))
+      grown = grown < 0 ? d : 3;
+  if (grown < 0 || grown == 3 || !(axes >> grown & 1))
+    return -1;
+  return __builtin_popcount(unsigned(axes) & ((1u << grown) - 1));
 }
 
 /// Union-find over value ids.
@@ -97,11 +162,26 @@ private:
       if (k_.layouts[i].kind == Layout::Kind::Slice && k_.layouts[i].parent == parent &&
           k_.layouts[i].dim == dim)
         return int(i);
+    // The same axes of the same Blocked3D reached another way hold the elements alike.
+    if (int root = rank3Root(k_, parent); root >= 0) {
+      Layout probe;
+      probe.kind = Layout::Kind::Slice;
+      probe.parent = parent;
+      probe.dim = dim;
+      k_.layouts.push_back(probe);
+      int axes = rank3Axes(k_, int(k_.layouts.size()) - 1);
+      k_.layouts.pop_back();
+      for (size_t i = 0; i < k_.layouts.size(); ++i)
+        if (k_.layouts[i].kind == Layout::Kind::Slice && rank3Root(k_, int(i)) == root &&
+            rank3Axes(k_, int(i)) == axes)
+          return int(i);
+    }
     Layout l;
     l.kind = Layout::Kind::Slice;
     l.parent = parent;
     l.dim = dim;
-    l.shape = {k_.layouts[size_t(parent)].shape[size_t(1 - dim)]};
+    l.shape = k_.layouts[size_t(parent)].shape;
+    l.shape.erase(l.shape.begin() + dim);
     k_.layouts.push_back(l);
     return int(k_.layouts.size()) - 1;
   }
@@ -118,6 +198,7 @@ private:
     conflictAt_ = &at;
     return false;
   }
+  void resliceResult(Op *op, int layout);
   int layoutOf(const Value *v) {
     auto it = groupLayout_.find(g_.find(v->id));
     return it == groupLayout_.end() ? -1 : it->second;
@@ -170,13 +251,9 @@ std::string Assigner::run(const Op **where) {
     groupLayout_[g_.find(op.result->id)] = mma(op.result->type.shape);
   });
 
-  // 2. Anchors: rank-2 tiles without a unit dimension get the blocked layout of their shape.
-  for (auto &v : k_.values)
-    if (v->type.shape.size() == 2 && !isUnitRank2(v->type) && layoutOf(v.get()) < 0)
-      groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
-
-  // 3. Slices: reductions of a P tile, unit tiles broadcast into P, and through expand_dims
-  //    the rank-1 tiles they came from. Repeated until nothing changes.
+  // 3. Slices (run after the anchors of step 2 below): reductions of a P tile, unit tiles
+  //    broadcast into P, and through expand_dims the tiles they came from. Repeated until
+  //    nothing changes.
   std::string err;
   auto propagate = [&]() {
     for (bool changed = true; changed && err.empty();) {
@@ -206,12 +283,20 @@ std::string Assigner::run(const Op **where) {
           // A unit tile that already has another tile's slice layout (broadcast into two
           // tiles of different layouts) is converted in step 5.
         }
+        if (op.kind == OpKind::Broadcast && op.result->type.shape.size() == 3) {
+          int p = layoutOf(op.result);
+          int axis = p >= 0 ? grownAxis(k_, op, p) : -1;
+          if (axis >= 0 && layoutOf(op.operands[0]) < 0) {
+            groupLayout_[g_.find(op.operands[0]->id)] = slice(p, axis);
+            changed = true;
+          }
+        }
         if (op.kind == OpKind::ExpandDims) {
           int out = layoutOf(op.result), in = layoutOf(op.operands[0]);
           if (out >= 0 && in < 0) {
             groupLayout_[g_.find(op.operands[0]->id)] = out; // the operand adopts it
             changed = true;
-          } else if (in >= 0 && out < 0 && defaultsDone_) {
+          } else if (in >= 0 && out < 0 && defaultsDone_ && fitsRank3(k_, op.result->type, in)) {
             groupLayout_[g_.find(op.result->id)] = in;
             changed = true;
           }
@@ -219,6 +304,21 @@ std::string Assigner::run(const Op **where) {
       });
     }
   };
+  // 2. Anchors: rank-2 and rank-3 tiles without a unit dimension get the blocked layout of
+  //    their shape. Rank-3 tiles first, with their slices (step 3), so that a rank-2 tile
+  //    reduced from or expanded into one keeps the slice layout.
+  bool rank3 = false;
+  for (auto &v : k_.values)
+    if (v->type.shape.size() == 3 && !hasUnitDim(v->type) && layoutOf(v.get()) < 0) {
+      groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
+      rank3 = true;
+    }
+  if (rank3)
+    propagate();
+  for (auto &v : k_.values)
+    if (v->type.shape.size() == 2 && !isUnitRank2(v->type) && layoutOf(v.get()) < 0)
+      groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
+
   propagate();
   if (!err.empty()) {
     if (where)
@@ -244,7 +344,7 @@ std::string Assigner::run(const Op **where) {
   //    whose rank-1 tile lives elsewhere; a [M, 1] / [1, N] tile broadcast into tiles of two
   //    layouts (the second gets a converted copy); whole-tile reductions and scans of a slice
   //    (they work on rank-1 blocked layouts).
-  std::vector<std::pair<Op *, int>> todo;
+  std::vector<std::pair<Op *, int>> todo, reslice;
   walk(k_, [&](const Op &cop) {
     Op *op = const_cast<Op *>(&cop);
     const Value *in = op->operands.empty() ? nullptr : op->operands[0];
@@ -260,12 +360,30 @@ std::string Assigner::run(const Op **where) {
     // Reductions of a dot result work on a blocked copy of it.
     if (op->kind == OpKind::Reduce && fromMma)
       todo.push_back({op, blocked(in->type.shape)});
+    // An axis reduction writes the slice of its operand's layout; a result whose group took
+    // another layout first (a rank-3 tile's, say) gets a converted copy.
+    if (op->kind == OpKind::Reduce && op->result->type.isTile()) {
+      int p = fromMma ? blocked(in->type.shape) : in->layout;
+      int want = slice(p, int(op->attrs[0].value()));
+      if (op->result->layout != want)
+        reslice.push_back({op, want});
+    }
     if (op->kind == OpKind::ExpandDims && in->layout != op->result->layout)
       todo.push_back({op, op->result->layout});
     if (op->kind == OpKind::Broadcast && isUnitRank2(in->type) && !isUnitRank2(op->result->type)) {
       int want = slice(op->result->layout, in->type.shape[0].isConst(1) ? 0 : 1);
       if (in->layout != want)
         todo.push_back({op, want});
+    }
+    if (op->kind == OpKind::Broadcast && op->result->type.shape.size() == 3 && !allUnit(in->type)) {
+      int axis = grownAxis(k_, *op, op->result->layout);
+      if (axis < 0 && err.empty()) {
+        conflictAt_ = op;
+        err = "this broadcast of a rank-3 tile needs a layout the translator does not make yet "
+              "(broadcast it into a tile without unit dimensions)";
+      } else if (axis >= 0 && in->layout != slice(op->result->layout, axis)) {
+        todo.push_back({op, slice(op->result->layout, axis)});
+      }
     }
     if (op->kind == OpKind::Reduce && op->result->type.isScalar() &&
         k_.layouts[size_t(in->layout)].kind == Layout::Kind::Slice)
@@ -306,7 +424,36 @@ std::string Assigner::run(const Op **where) {
     out->uses++;
     in->uses--;
   }
+  for (auto &[op, layout] : reslice)
+    resliceResult(op, layout);
   return "";
+}
+
+/// Makes reduction `op` write its result in `layout` and converts it, right after, into the
+/// layout its users have.
+void Assigner::resliceResult(Op *op, int layout) {
+  Value *r = op->result;
+  Value *moved = k_.convertAfterDef(r, r->layout);
+  if (!moved)
+    return;
+  moved->name = r->name;
+  r->name.clear();
+  r->layout = layout;
+  int users = r->uses - 1; // all but the conversion read the moved value
+  auto redirect = [&](std::vector<Value *> &vs, const Op *owner) {
+    for (Value *&v : vs)
+      if (v == r && owner != moved->def)
+        v = moved;
+  };
+  walk(k_, [&](const Op &cop) {
+    Op &o = const_cast<Op &>(cop);
+    redirect(o.operands, &o);
+    for (auto &reg : o.regions)
+      redirect(reg->yields, nullptr);
+  });
+  redirect(k_.body.yields, nullptr);
+  moved->uses = users;
+  r->uses = 1;
 }
 
 } // namespace

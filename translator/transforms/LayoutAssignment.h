@@ -3,10 +3,13 @@
 //
 // Values that an elementwise op, a load or a store combines must share a layout, so they are
 // grouped (union-find). Each group then gets:
-//   - a blocked layout for its shape if it holds rank-2 tiles (Blocked2D) — the anchors;
+//   - a blocked layout for its shape if it holds rank-2 or rank-3 tiles (Blocked2D,
+//     Blocked3D) — the anchors; with rank-3 tiles, their slices are settled before rank-2
+//     anchors, so that a reduced or expanded rank-2 tile keeps the slice layout;
 //   - the slice of a blocked layout P along dimension d if it holds the result of reducing
 //     dimension d of a P tile, or a [M, 1] / [1, N] tile that broadcasts into P (and, through
-//     expand_dims, the rank-1 tile it came from): broadcasting back is then a register read;
+//     expand_dims, the rank-1 tile it came from): broadcasting back is then a register read
+//     (a rank-3 tile broadcasts one axis at a time, each step a slice of the next);
 //   - otherwise a rank-1 blocked layout (Blocked1D) for its shape.
 // A blocked layout's run length VEC is the widest 16-byte vector its loads and stores can use.
 // Each load/store then gets its access width: the largest power of two that divides VEC, fits
@@ -24,6 +27,11 @@ namespace tilec {
 
 /// The C++ name of layout `i` in generated code ("L0").
 std::string layoutName(int i);
+
+/// The axes of a rank-3 blocked layout that layout `i` holds, as a bit mask: 0b111 for the
+/// Blocked3D itself, fewer for its slices (0b011 after reducing axis 2); 0 for the layouts of
+/// rank-1 and rank-2 tiles.
+int rank3Axes(const Kernel &k, int i);
 
 /// Assigns layouts; returns "" or a description of a tile that would need a layout
 /// conversion (not supported yet), with `where` set to the op concerned.

@@ -86,6 +86,10 @@ template <class T> constexpr int64_t type_id() {
     return 12;
   else if constexpr (std::is_same_v<T, tl::bfloat16>)
     return 13;
+  else if constexpr (std::is_same_v<T, tl::float8_e4m3>)
+    return 14;
+  else if constexpr (std::is_same_v<T, tl::float8_e5m2>)
+    return 15;
   else
     static_assert(sizeof(T) == 0, "unsupported element type for a template argument");
 }

@@ -31,4 +31,5 @@
 #include <tilec/tl/reduction.h>
 #include <tilec/tl/scan.h>
 #include <tilec/tl/shape.h>
+#include <tilec/tl/swizzle.h>
 #include <tilec/tl/tile.h>

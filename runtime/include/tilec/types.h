@@ -3,7 +3,10 @@
 // tl::half, tl::bfloat16 and the fp8 types are 1- or 2-byte storage types whose
 // bit layout matches CUDA's __half / __nv_bfloat16 / __nv_fp8_*; device pointers to them
 // are passed to kernels unchanged. Arithmetic on the host converts through float.
+// The fp8 types (tl::float8_e4m3, tl::float8_e5m2) are in tilec/fp8.h.
 #pragma once
+
+#include <tilec/fp8.h>
 
 #include <cstdint>
 #include <cstring>
@@ -104,5 +107,7 @@ template <> constexpr const char *cuda_type_name<float>() { return "float"; }
 template <> constexpr const char *cuda_type_name<double>() { return "double"; }
 template <> constexpr const char *cuda_type_name<tl::half>() { return "tl::half"; }
 template <> constexpr const char *cuda_type_name<tl::bfloat16>() { return "tl::bfloat16"; }
+template <> constexpr const char *cuda_type_name<tl::float8_e4m3>() { return "tl::float8_e4m3"; }
+template <> constexpr const char *cuda_type_name<tl::float8_e5m2>() { return "tl::float8_e5m2"; }
 
 } // namespace tilec

@@ -18,6 +18,11 @@ typedef unsigned long long uint64_t;
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+// fp8 only where a kernel uses it (TILEC_FP8, defined by the generated source or the
+// compiler flags): cuda_fp8.h adds about a third to the compile time of a small kernel.
+#if defined(TILEC_FP8)
+#include <cuda_fp8.h>
+#endif
 
 namespace tilec {
 // Minimal <type_traits>: is_same and enable_if are all the library needs.
@@ -28,4 +33,8 @@ template <class A> struct is_same<A, A> {
   static constexpr bool value = true;
 };
 template <class A, class B> inline constexpr bool is_same_v = is_same<A, B>::value;
+template <bool C, class T = void> struct enable_if {};
+template <class T> struct enable_if<true, T> {
+  using type = T;
+};
 } // namespace tilec

@@ -1,5 +1,6 @@
 // elementwise.cuh: conversions and the math of tl:: on one element. Half and bfloat16
-// compute in float and round back, as the host interpreter does.
+// compute in float and round back, as the host interpreter does; fp8 values only convert
+// (the translator casts them to float before any arithmetic).
 #pragma once
 
 #include <tilec/device/types.cuh>
@@ -32,16 +33,18 @@ template <class T> __device__ inline T quiet_nan() {
     return __int_as_float(0x7fc00000);
 }
 
-/// tl::cast: value conversion (C++ semantics; 16-bit floats go through float, rounding to
-/// nearest even).
+/// tl::cast: value conversion (C++ semantics; 8- and 16-bit floats go through float, rounding
+/// to nearest even; to fp8 with CUDA's default saturation to the largest finite value).
 template <class To, class From> __device__ inline To cast(From x) {
   if constexpr (is_same_v<To, From>)
     return x;
+  else if constexpr (is_fp8_v<To>)
+    return To(to_float(x));
   else if constexpr (is_same_v<To, __half>)
     return __float2half_rn(to_float(x));
   else if constexpr (is_same_v<To, __nv_bfloat16>)
     return __float2bfloat16_rn(to_float(x));
-  else if constexpr (is_16bit_float_v<From>)
+  else if constexpr (is_16bit_float_v<From> || is_fp8_v<From>)
     return static_cast<To>(to_float(x));
   else
     return static_cast<To>(x);

@@ -9,6 +9,7 @@
 //   float           m16n8k8 tf32 (operands rounded to tf32), or CUDA-core FMAs when exact
 //                   float is asked for (DotIeee)
 //   int8, uint8     m16n8k32, int32 accumulators
+//   fp8 e4m3, e5m2  m16n8k32, float accumulators (sm_89 and newer; operands staged as int8's)
 #pragma once
 
 #include <tilec/device/mma_layout.cuh>
@@ -79,6 +80,30 @@ __device__ inline void mma_atom(int (&d)[4], const unsigned (&a)[4], const unsig
                : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+#if defined(TILEC_FP8)
+/// fp8 (e4m3, e5m2): m16n8k32 with float accumulators, on sm_89 and newer. A template, so
+/// that the architecture check fires only where a fp8 dot is compiled for an older GPU.
+template <class T>
+__device__ inline typename enable_if<is_fp8_v<T>>::type
+mma_atom(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2], T) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
+  static_assert(!is_fp8_v<T>, "tilec: tl::dot of fp8 operands (tl::float8_e4m3, "
+                              "tl::float8_e5m2) needs sm_89 or newer: mma.sync has no fp8 "
+                              "operands before");
+#else
+  if constexpr (is_same_v<T, __nv_fp8_e4m3>)
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+}
+#endif
 
 __device__ inline unsigned to_tf32(unsigned bits) {
   unsigned r;
@@ -213,7 +238,7 @@ __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
   constexpr int K_STEP =
       2 * (16 / int(sizeof(T))); // 16 for 16-bit types, 8 for float, 32 for 8-bit
   static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
-                                 "for float and 32 for 8-bit integers");
+                                 "for float and 32 for 8-bit types");
   const int n0 = L::warp_n(tid) * L::WARP_N;
 #pragma unroll
   for (int step = 0; step < K / K_STEP; ++step) {

@@ -81,7 +81,9 @@ template <int M, int N, int THREADS> struct MmaLayout {
   __device__ static constexpr int warp_m(int tid) { return (tid / 32) % WM; }
   __device__ static constexpr int warp_n(int tid) { return (tid / 32) / WM % WN; }
   /// First row of band mt of this thread's warp.
-  __device__ static constexpr int band_row(int tid, int mt) { return mt * 16 * WM + warp_m(tid) * 16; }
+  __device__ static constexpr int band_row(int tid, int mt) {
+    return mt * 16 * WM + warp_m(tid) * 16;
+  }
   __device__ static constexpr int row(int tid, int i) {
     return band_row(tid, i / (4 * NT)) + (tid % 32) / 4 + ((i % 4) / 2) * 8;
   }

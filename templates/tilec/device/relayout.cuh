@@ -5,6 +5,7 @@
 
 #include <tilec/device/layout.cuh>
 #include <tilec/device/layout2d.cuh>
+#include <tilec/device/layout3d.cuh>
 
 namespace tilec {
 
@@ -19,7 +20,9 @@ template <class L> struct is_rank2_layout {
 
 /// Row-major position of element i of thread `tid` in its tile, for any layout.
 template <class L> __device__ inline int linear_index(int tid, int i) {
-  if constexpr (is_rank2_layout<L>::value)
+  if constexpr (is_linear_layout<L>::value)
+    return L::linear(tid, i);
+  else if constexpr (is_rank2_layout<L>::value)
     return L::row(tid, i) * L::COLS + L::col(tid, i);
   else
     return L::coord(tid, i);
@@ -27,7 +30,9 @@ template <class L> __device__ inline int linear_index(int tid, int i) {
 
 /// Elements in a tile of layout L.
 template <class L> __host__ __device__ constexpr int tile_elements() {
-  if constexpr (is_rank2_layout<L>::value)
+  if constexpr (is_linear_layout<L>::value)
+    return L::TILE_SIZE;
+  else if constexpr (is_rank2_layout<L>::value)
     return L::ROWS * L::COLS;
   else
     return L::TILE_SIZE;

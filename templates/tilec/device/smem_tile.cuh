@@ -23,9 +23,10 @@ template <int ROWS_, int COLS_, class T> struct SmemTile {
   static_assert(COLS % CHUNK == 0, "a shared-memory operand row must be a multiple of 16 bytes");
   // Columns per panel: 128 bytes' worth, or the whole row when it is shorter or not a
   // multiple of 128 bytes.
-  static constexpr int PANEL_COLS =
-      COLS * int(sizeof(T)) > 128 && COLS % (128 / int(sizeof(T))) == 0 ? 128 / int(sizeof(T))
-                                                                       : COLS;
+  static constexpr int PANEL_COLS = COLS * int(sizeof(T)) > 128 &&
+                                            COLS % (128 / int(sizeof(T))) == 0
+                                        ? 128 / int(sizeof(T))
+                                        : COLS;
   static constexpr int PANEL_BYTES = PANEL_COLS * int(sizeof(T));
   static constexpr int CHUNKS = PANEL_COLS / CHUNK;
   static constexpr int ROWS_PER_LINE = CHUNKS >= 8 ? 1 : 8 / CHUNKS;

@@ -1,5 +1,7 @@
 // types.cuh: element types as generated code spells them, and the promotion of element types
 // that are template parameters (tilec::promote_t<T, float>), following the translator's rules.
+// fp8 (tl::float8_e4m3, tl::float8_e5m2) is a storage type: it only converts (tilec::cast);
+// arithmetic on it runs in float, which the translator makes explicit with casts.
 #pragma once
 
 #include <tilec/device/compat.cuh>
@@ -7,6 +9,10 @@
 namespace tl {
 using half = __half;
 using bfloat16 = __nv_bfloat16;
+#if defined(TILEC_FP8)
+using float8_e4m3 = __nv_fp8_e4m3;
+using float8_e5m2 = __nv_fp8_e5m2;
+#endif
 } // namespace tl
 
 namespace tilec {
@@ -46,6 +52,14 @@ template <> struct type_rank<__half> {
 template <> struct type_rank<__nv_bfloat16> {
   static constexpr int kind = 2, bits = 16, is_signed = 1;
 };
+#if defined(TILEC_FP8)
+template <> struct type_rank<__nv_fp8_e4m3> {
+  static constexpr int kind = 2, bits = 8, is_signed = 1;
+};
+template <> struct type_rank<__nv_fp8_e5m2> {
+  static constexpr int kind = 2, bits = 8, is_signed = 1;
+};
+#endif
 template <> struct type_rank<float> {
   static constexpr int kind = 2, bits = 32, is_signed = 1;
 };
@@ -81,6 +95,20 @@ template <> struct promote<__nv_bfloat16, __half> {
   using type = float;
 };
 
-template <class A, class B> using promote_t = typename promote<A, B>::type;
+#if defined(TILEC_FP8)
+template <class T>
+inline constexpr bool is_fp8_v = is_same_v<T, __nv_fp8_e4m3> || is_same_v<T, __nv_fp8_e5m2>;
+#else
+template <class T> inline constexpr bool is_fp8_v = false;
+#endif
+
+/// The type a value of type T computes in: float for fp8, else T.
+template <class T> struct arith {
+  using type = typename pick<is_fp8_v<T>, float, T>::type;
+};
+
+/// Promotion as the translator does it: fp8 enters as float (fp8 with fp8 gives float too).
+template <class A, class B>
+using promote_t = typename promote<typename arith<A>::type, typename arith<B>::type>::type;
 
 } // namespace tilec

@@ -24,9 +24,9 @@ namespace tilec {
 /// The wgmma shared-memory descriptor of an operand that starts at `p`.
 template <class Tile, bool MN_MAJOR> __device__ inline uint64_t wgmma_descriptor(const void *p) {
   constexpr int SWIZZLE = Tile::PANEL_BYTES == 128 ? 1 : Tile::PANEL_BYTES == 64 ? 2 : 3;
-  constexpr unsigned SBO = 8 * Tile::PANEL_BYTES;                   // next 8 rows
+  constexpr unsigned SBO = 8 * Tile::PANEL_BYTES;                    // next 8 rows
   constexpr unsigned LBO = MN_MAJOR ? Tile::ROWS * Tile::PANEL_BYTES // next panel
-                                    : 16;                           // unused (K within a panel)
+                                    : 16;                            // unused (K within a panel)
   const unsigned addr = unsigned(__cvta_generic_to_shared(p));
   return uint64_t((addr & 0x3FFFF) >> 4) | uint64_t((LBO >> 4) & 0x3FFF) << 16 |
          uint64_t((SBO >> 4) & 0x3FFF) << 32 | uint64_t(SWIZZLE) << 62;
@@ -48,10 +48,9 @@ __host__ __device__ constexpr bool wgmma_fits() {
   else {
     constexpr int W = L::WARP_N;
     constexpr bool width_ok = W == 8 || W == 16 || W == 32 || W == 64 || W == 128 || W == 256;
-    constexpr bool panels_ok = (TileA::PANEL_BYTES == 32 || TileA::PANEL_BYTES == 64 ||
-                                TileA::PANEL_BYTES == 128) &&
-                               (TileB::PANEL_BYTES == 32 || TileB::PANEL_BYTES == 64 ||
-                                TileB::PANEL_BYTES == 128);
+    constexpr bool panels_ok =
+        (TileA::PANEL_BYTES == 32 || TileA::PANEL_BYTES == 64 || TileA::PANEL_BYTES == 128) &&
+        (TileB::PANEL_BYTES == 32 || TileB::PANEL_BYTES == 64 || TileB::PANEL_BYTES == 128);
     // An operand whose M or N index is contiguous must start each warpgroup's slice at a panel.
     constexpr bool a_starts_ok = !TRANS_A || 64 % TileA::PANEL_COLS == 0;
     constexpr bool b_starts_ok = TRANS_B || L::WN == 1 || W % TileB::PANEL_COLS == 0;

@@ -1,15 +1,17 @@
 // tilec/tl/dot.h - matrix product of tiles: tl::dot(a, b), tl::dot(a, b, acc[, precision]).
 //
 //   a [M, K] x b [K, N] (+ acc [M, N]) -> [M, N] in the accumulation type:
-//     half, bfloat16 (and any float narrower than 32 bits) -> float
+//     half, bfloat16, float8_e4m3, float8_e5m2 (any float narrower than 32 bits) -> float
 //     float -> float, double -> double, int8 -> int32
 //   a and b have the same element type; acc, when given, has exactly the result's type and
 //   shape (Triton's default out_dtype; cast the result for another type).
 //
 // Order: every result element starts from acc and adds a[i, k] * b[k, j] for k = 0, 1, ...
 // one product at a time in the accumulation type (a fused multiply-add for floats; integers
-// wrap). Products of half, bfloat16 and tf32 values are exact in float, so only the sum
-// rounds; the GPU's tensor cores sum in another order and may differ by rounding.
+// wrap). Products of half, bfloat16, fp8 and tf32 values are exact in float, so only the sum
+// rounds; the GPU's tensor cores sum in another order and may differ by rounding (the fp8
+// tensor cores of sm_89 and sm_90 are measured to keep only about 14 significant bits of
+// their sums, truncated, so fp8 results may differ more).
 //
 // precision (Triton's input_precision) matters for float inputs only: tf32, the default,
 // rounds each operand to tf32 (10 mantissa bits, to nearest, ties away from zero, as CUDA's
@@ -59,7 +61,8 @@ template <class A, class B> struct dot_types {
   static_assert(std::is_same_v<T, elem_t<B>>,
                 "tl::dot needs a and b of the same element type (cast one first)");
   static_assert(!std::is_void_v<dot_acc_t<T>>,
-                "tl::dot supports tiles of half, bfloat16, float, double and int8_t");
+                "tl::dot supports tiles of half, bfloat16, float8_e4m3, float8_e5m2, float, "
+                "double and int8_t");
   static constexpr int M = dim_or_1<shape_t<A>>(0), K = dim_or_1<shape_t<A>>(1);
   static constexpr int N = dim_or_1<shape_t<B>>(1);
   static_assert(!ranks_ok || K == dim_or_1<shape_t<B>>(0),
@@ -95,8 +98,8 @@ auto dot(const A &a, const B &b, const C &acc, precision p = precision::tf32) {
   using Acc = typename D::acc_elem;
   static_assert(detail::is_tile_v<C>, "tl::dot: acc must be a tile [M, N]");
   static_assert(!detail::is_tile_v<C> || std::is_same_v<detail::elem_t<C>, Acc>,
-                "tl::dot: acc must have the accumulation type: float for half, bfloat16 and "
-                "float inputs, double for double, int32_t for int8_t");
+                "tl::dot: acc must have the accumulation type: float for half, bfloat16, fp8 "
+                "and float inputs, double for double, int32_t for int8_t");
   static_assert(!detail::is_tile_v<C> || std::is_same_v<detail::shape_t<C>, detail::shape_t<R>>,
                 "tl::dot: acc must have the result's shape [M, N]");
   constexpr int M = D::M, N = D::N, K = D::K;

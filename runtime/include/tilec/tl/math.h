@@ -1,8 +1,9 @@
 // tilec/tl/math.h - math functions on tiles and scalars alike.
 //
 // Transcendentals take floating-point operands (cast integers first, as in Triton) and
-// keep the operand's type; half and bfloat16 compute in float and round back. The host
-// uses <cmath>, so results match the GPU up to the last bits.
+// keep the operand's type; half and bfloat16 compute in float and round back, fp8 computes
+// in float and gives float. The host uses <cmath>, so results match the GPU up to the last
+// bits.
 #pragma once
 
 #include <tilec/tl/elementwise.h>
@@ -15,7 +16,8 @@ template <class X, class F> auto float_unary(const X &x, F f) {
   using T = elem_t<X>;
   static_assert(is_float_elem_v<T>, "this tl:: math function needs a floating-point operand; "
                                     "use tl::cast<float>(x) first");
-  return map<T>([f](const auto &v) { return T(f(compute_t<T>(v))); }, x);
+  using R = arith_t<T>;
+  return map<R>([f](const auto &v) { return R(f(compute_t<T>(v))); }, x);
 }
 
 } // namespace detail
@@ -48,10 +50,11 @@ template <class X>
   requires detail::is_operand_v<X>
 auto abs(const X &x) {
   using T = detail::elem_t<X>;
-  return detail::map<T>(
+  using R = detail::arith_t<T>;
+  return detail::map<R>(
       [](const auto &v) {
         if constexpr (detail::is_float_elem_v<T>)
-          return T(std::fabs(detail::compute_t<T>(v)));
+          return R(std::fabs(detail::compute_t<T>(v)));
         else if constexpr (std::is_signed_v<T>)
           return v < T(0) ? detail::op_sub<T>(T(0), v) : T(v);
         else

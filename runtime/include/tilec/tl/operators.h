@@ -148,16 +148,18 @@ auto operator||(const X &x, const Y &y) {
       x, y);
 }
 
-// Unary operators keep the tile's type.
+// Unary operators keep the tile's type (fp8 gives float, as in every operation).
 template <class T, int... D>
   requires detail::is_elem_v<T>
-tile<T, D...> operator+(const tile<T, D...> &t) {
-  return t;
+tile<detail::arith_t<T>, D...> operator+(const tile<T, D...> &t) {
+  using R = detail::arith_t<T>;
+  return detail::map<R>([](const T &a) { return detail::convert<R>(a); }, t);
 }
 template <class T, int... D>
   requires detail::is_elem_v<T>
-tile<T, D...> operator-(const tile<T, D...> &t) {
-  return detail::map<T>([](const T &a) { return detail::op_sub<T>(T(0), a); }, t);
+tile<detail::arith_t<T>, D...> operator-(const tile<T, D...> &t) {
+  using R = detail::arith_t<T>;
+  return detail::map<R>([](const T &a) { return detail::op_sub<R>(R(0), a); }, t);
 }
 template <class T, int... D>
   requires detail::is_int_elem_v<T>

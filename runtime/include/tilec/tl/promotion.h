@@ -12,9 +12,13 @@
 //        tile<int32> * 0.5       -> tile<double>   (a C++ double is fp64: write 0.5f)
 //        tile<bool> + 1          -> tile<int32>
 //     Exception (rule 3/4): `/` and `%` on a half/bfloat16 tile compute in float.
+//     Exception (rule 2b): a fp8 tile computes in float: tile<float8_e4m3> * 2.0f -> tile<float>.
 //  Tile with tile (and scalar with scalar, for tl:: functions that take scalars):
 //  1. either is double                 -> double
 //  2. either is float                  -> float
+//  2b. either is fp8 (float8_e4m3, float8_e5m2), with itself too -> float. fp8 is a
+//     storage type here (where Triton may keep a fp8 result): no GPU computes in fp8, and
+//     rounding every intermediate to 2 or 3 mantissa bits is rarely what a kernel means.
 //  3. half with bfloat16               -> float (Triton gives half here; float loses nothing)
 //     either is half                   -> half, but float for `/` and `%`
 //  4. both bfloat16                    -> bfloat16, but float for `/` and `%`
@@ -74,6 +78,8 @@ template <class A, class B, bool DivMod> constexpr auto full_promote() {
     return type_is<double>{};
   else if constexpr (std::is_same_v<A, float> || std::is_same_v<B, float>)
     return type_is<float>{};
+  else if constexpr (is_fp8_v<A> || is_fp8_v<B>)
+    return type_is<float>{};
   else if constexpr ((a_h && b_bf) || (a_bf && b_h))
     return type_is<float>{};
   else if constexpr (a_h || b_h)
@@ -96,7 +102,7 @@ template <class X, class Y, bool DivMod = false> constexpr auto promote_tag() {
     using S = std::conditional_t<x_tile, B, A>; // the scalar
     using T = std::conditional_t<x_tile, A, B>; // the tile's element
     if constexpr (kind_of<S>() <= kind_of<T>()) {
-      if constexpr (DivMod && is_half_like_v<T>)
+      if constexpr ((DivMod && is_half_like_v<T>) || is_fp8_v<T>)
         return type_is<float>{};
       else
         return type_is<T>{};

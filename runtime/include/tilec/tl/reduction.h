@@ -11,10 +11,10 @@
 //
 // Result types (Triton's rules, triton/language/standard.py):
 //  - sum and cumsum: int8/int16 -> int32; bool/uint8/uint16 -> uint32 (bool is Triton's
-//    unsigned int1); every other type is kept, and each partial sum is rounded to it:
-//    a half sum adds in half. Cast to float first for a float accumulation.
-//  - max, min: half and bfloat16 -> float; integers narrower than 32 bits (bool included)
-//    -> int32. For floats a NaN loses to a number (fmax/fmin); the result is NaN only
+//    unsigned int1); fp8 -> float; every other type is kept, and each partial sum is rounded
+//    to it: a half sum adds in half. Cast to float first for a float accumulation.
+//  - max, min: half, bfloat16 and fp8 -> float; integers narrower than 32 bits (bool
+//    included) -> int32. For floats a NaN loses to a number (fmax/fmin); the result is NaN only
 //    when every value is NaN.
 //  - argmax, argmin: int32, the index along the axis (the row-major flat index for all
 //    axes) of the value max/min returns; among equal values the smallest index. NaNs are
@@ -36,13 +36,14 @@ namespace detail {
 
 /// Sum/cumsum element type (Triton's _pick_sum_dtype).
 template <class T>
-using sum_t = std::conditional_t<is_int_elem_v<T> && int_bits<T>() < 32,
-                                 std::conditional_t<int_signed<T>(), int32_t, uint32_t>, T>;
+using sum_t =
+    std::conditional_t<is_int_elem_v<T> && int_bits<T>() < 32,
+                       std::conditional_t<int_signed<T>(), int32_t, uint32_t>, arith_t<T>>;
 
-/// max/min element type: 16-bit floats and narrow integers widen to 32 bits.
+/// max/min element type: 8- and 16-bit floats and narrow integers widen to 32 bits.
 template <class T>
 using minmax_t =
-    std::conditional_t<is_half_like_v<T>, float,
+    std::conditional_t<is_narrow_float_v<T>, float,
                        std::conditional_t<is_int_elem_v<T> && int_bits<T>() < 32, int32_t, T>>;
 
 /// Combines buf[0..n) (n a power of two) as a pairwise tree in index order.

@@ -6,7 +6,8 @@
 // results may differ by rounding; combine functions must be associative.
 //
 // Result types: cumsum as sum (int8/int16 -> int32, bool/uint8/uint16 -> uint32) and
-// bfloat16 -> float; cumprod bfloat16 -> float; associative_scan keeps the tile's type.
+// bfloat16 -> float; cumprod bfloat16 -> float; fp8 -> float for both; associative_scan
+// keeps the tile's type.
 #pragma once
 
 #include <tilec/tl/reduction.h>
@@ -34,8 +35,9 @@ tile<R, D...> scan_with(const tile<T, D...> &t, const Op &op) {
   return r;
 }
 
+/// bfloat16 scans in float (Triton), and fp8 as everywhere.
 template <class T>
-using bf16_to_float_t = std::conditional_t<std::is_same_v<T, bfloat16>, float, T>;
+using bf16_to_float_t = std::conditional_t<std::is_same_v<T, bfloat16>, float, arith_t<T>>;
 
 } // namespace detail
 

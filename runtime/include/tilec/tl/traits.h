@@ -12,14 +12,22 @@ namespace tl::detail {
 template <class T>
 inline constexpr bool is_half_like_v = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 template <class T>
-inline constexpr bool is_float_elem_v = std::is_floating_point_v<T> || is_half_like_v<T>;
+inline constexpr bool is_fp8_v = std::is_same_v<T, float8_e4m3> || std::is_same_v<T, float8_e5m2>;
+/// Floats narrower than 32 bits: stored as such, computed in float.
+template <class T> inline constexpr bool is_narrow_float_v = is_half_like_v<T> || is_fp8_v<T>;
+template <class T>
+inline constexpr bool is_float_elem_v = std::is_floating_point_v<T> || is_narrow_float_v<T>;
 /// Integers include bool (Triton's int1).
 template <class T> inline constexpr bool is_int_elem_v = std::is_integral_v<T>;
 /// What a tile may hold as a number (pointer tiles are handled by memory.h).
 template <class T> inline constexpr bool is_elem_v = is_float_elem_v<T> || is_int_elem_v<T>;
 
-/// The type host arithmetic runs in: half and bfloat16 compute in float.
-template <class T> using compute_t = std::conditional_t<is_half_like_v<T>, float, T>;
+/// The type host arithmetic runs in: half, bfloat16 and fp8 compute in float.
+template <class T> using compute_t = std::conditional_t<is_narrow_float_v<T>, float, T>;
+
+/// The element type arithmetic on T gives: fp8 is a storage type, whose values enter every
+/// operation (operators, math functions, reductions) as float and stay float.
+template <class T> using arith_t = std::conditional_t<is_fp8_v<T>, float, T>;
 
 /// Integers of a given width and signedness, so `long long` and `long` (both 64-bit
 /// on Linux) promote to the same int64_t.
@@ -103,11 +111,11 @@ template <class To, class From> To convert(const From &x) {
     return x;
   else if constexpr (std::is_same_v<To, bool>)
     return compute_t<From>(x) != compute_t<From>(0);
-  else if constexpr (is_half_like_v<To>)
+  else if constexpr (is_narrow_float_v<To>)
     return To(static_cast<float>(x));
   else if constexpr (std::is_integral_v<To> && is_float_elem_v<From>)
     return float_to_int<To>(double(compute_t<From>(x)));
-  else if constexpr (std::is_floating_point_v<To> && is_half_like_v<From>)
+  else if constexpr (std::is_floating_point_v<To> && is_narrow_float_v<From>)
     return To(float(x));
   else
     return static_cast<To>(x);

@@ -1,0 +1,63 @@
+// Rank-3 tiles on the GPU (rank3_gpu_test.cpp runs these against the interpreter): a masked
+// [A, B, C] block of a row-major [n0, n1, n2] array, broadcasting between [A, B, C],
+// [A, B, 1], [1, B, C] and rank-2 tiles, reductions along each axis (keep-dims, argmax,
+// a reduction of a reduction), tl::join of rank-2 tiles and tl::split of rank-3, rank-2 and
+// rank-1 tiles.
+#include <tilec/tl.h>
+
+template <int A, int B, int C>
+TILEC_KERNEL void rank3_ops(const float *x, const float *w, float *y, float *row_sums,
+                            float *col_max, int *row_argmax, float *plane_sums, int n0, int n1,
+                            int n2) {
+  auto i = tl::program_id(0) * A + tl::arange<0, A>();
+  auto j = tl::arange<0, B>();
+  auto k = tl::arange<0, C>();
+  auto i3 = tl::expand_dims<2>(tl::expand_dims<1>(i));  // [A, 1, 1]
+  auto j3 = tl::expand_dims<-1>(tl::expand_dims<0>(j)); // [1, B, 1]
+  auto k3 = tl::expand_dims<0>(tl::expand_dims<0>(k));  // [1, 1, C]
+  auto mask = (i3 < n0) & (j3 < n1) & (k3 < n2);
+  auto v = tl::load(x + i3 * (n1 * n2) + j3 * n2 + k3, mask); // [A, B, C]
+  // A rank-2 [B, C] weight broadcast over axis 0, a row mean [A, B, 1] and a column minimum
+  // [1, B, C] broadcast back.
+  auto jc = tl::expand_dims<1>(j);
+  auto kc = tl::expand_dims<0>(k);
+  auto wt = tl::load(w + jc * n2 + kc, (jc < n1) & (kc < n2), 1.0f); // [B, C]
+  auto mean = tl::sum<2, true>(v) / float(n2);
+  auto low = tl::min<0, true>(v);
+  tl::store(y + i3 * (n1 * n2) + j3 * n2 + k3, (v - mean) * wt + low, mask);
+  // Reductions to rank 2, stored as [n0, n1] and [n0, n2] arrays, and to rank 1.
+  auto ir = tl::expand_dims<1>(i);
+  auto jr = tl::expand_dims<0>(j);
+  auto sums = tl::sum<2>(v); // [A, B]
+  tl::store(row_sums + ir * n1 + jr, sums, (ir < n0) & (jr < n1));
+  tl::store(col_max + ir * n2 + kc, tl::max<1>(v), (ir < n0) & (kc < n2));
+  tl::store(row_argmax + ir * n1 + jr, tl::argmax<2>(v), (ir < n0) & (jr < n1));
+  tl::store(plane_sums + i, tl::sum<1>(sums), i < n0);
+}
+
+template <int A, int B>
+TILEC_KERNEL void join_split(const float *p, const float *q, float *joined, float *lo, float *hi,
+                             float *firsts, float *seconds, float *ends, int n0, int n1) {
+  auto i = tl::program_id(0) * A + tl::arange<0, A>();
+  auto ir = tl::expand_dims<1>(i);
+  auto jc = tl::expand_dims<0>(tl::arange<0, B>());
+  auto mask = (ir < n0) & (jc < n1);
+  auto offs = ir * n1 + jc;
+  auto a = tl::load(p + offs, mask);
+  auto b = tl::load(q + offs, mask);
+  auto t = tl::join(a, b); // [A, B, 2]
+  auto two = tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, 2>()));
+  tl::store(joined + tl::expand_dims<2>(offs) * 2 + two, t, tl::expand_dims<2>(mask));
+  // Split returns the exact elements (-0.0 and NaN payloads included).
+  auto [even, odd] = tl::split(t);
+  tl::store(lo + offs, even, mask);
+  tl::store(hi + offs, odd, mask);
+  // A rank-2 [A, 2] tile splits into two rank-1 tiles, a [2] tile into two scalars.
+  auto pairs = tl::load(p + ir * 2 + tl::expand_dims<0>(tl::arange<0, 2>()), ir < n0 / 2);
+  auto halves = tl::split(pairs);
+  tl::store(firsts + i, halves.first, i < n0 / 2);
+  tl::store(seconds + i, halves.second, i < n0 / 2);
+  auto [e0, e1] = tl::split(tl::load(q + tl::arange<0, 2>()));
+  tl::store(ends + tl::program_id(0) * 2, e1);
+  tl::store(ends + tl::program_id(0) * 2 + 1, e0);
+}

@@ -1,0 +1,159 @@
+// Rank-3 tiles on the GPU against the interpreter running the same kernels
+// (kernels/rank3.cpp) on the same inputs: masked loads and stores of a [A, B, C] block whose
+// array is smaller than the block on every axis, broadcasting, reductions along each axis
+// (float sums within rounding: the GPU sums in index order, the interpreter as a tree;
+// maxima, minima and indices exactly), tl::join of rank-2 tiles and tl::split of rank-3,
+// rank-2 and rank-1 tiles bit for bit (-0.0, infinities and NaN payloads included). Layouts
+// include an axis 0 repeated across threads and several warps per axis. Outputs are poisoned
+// on both sides, so an element one side writes and the other does not differs.
+#include "device_buffer.h"
+#include "rank3.tilec.h"
+
+#include <tilec/interpret.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace host { // the kernels as the interpreter runs them
+#include "kernels/rank3.cpp"
+} // namespace host
+
+namespace {
+
+#define REQUIRE_GPU()                                                                              \
+  do {                                                                                             \
+    std::string why_;                                                                              \
+    if (!tilec::gpu_available(&why_))                                                              \
+      GTEST_SKIP() << "no GPU: " << why_;                                                          \
+  } while (0)
+
+/// `count` elements of poison (all bytes 0xff: NaN floats, -1 integers).
+template <class T> std::vector<T> poisoned(size_t count) {
+  std::vector<T> v(count);
+  std::memset(static_cast<void *>(v.data()), 0xff, count * sizeof(T));
+  return v;
+}
+
+/// A device copy of `host` (poisoned when `host` is), downloaded again by `get()`.
+template <class T> struct Mirror {
+  explicit Mirror(const std::vector<T> &host) : buf(host.size() * sizeof(T)) { buf.upload(host); }
+  T *ptr() const { return buf.as<T>(); }
+  std::vector<T> get() const { return buf.download<T>(); }
+  tilec_test::DeviceBuffer buf;
+};
+
+/// Both NaN (poison), or within `rel` of the interpreter's value.
+void expect_close(const std::vector<float> &gpu, const std::vector<float> &want, double rel,
+                  const std::string &what) {
+  ASSERT_EQ(gpu.size(), want.size()) << what;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (std::isnan(want[i]) || std::isnan(gpu[i])) {
+      ASSERT_TRUE(std::isnan(want[i]) && std::isnan(gpu[i]))
+          << what << " element " << i << ": gpu " << gpu[i] << ", interpreter " << want[i];
+      continue;
+    }
+    ASSERT_NEAR(gpu[i], want[i], 1e-5 + rel * std::fabs(want[i])) << what << " element " << i;
+  }
+}
+
+/// The same bits (poison and NaN payloads included).
+void expect_bits(const std::vector<float> &gpu, const std::vector<float> &want,
+                 const std::string &what) {
+  ASSERT_EQ(gpu.size(), want.size()) << what;
+  for (size_t i = 0; i < want.size(); ++i) {
+    uint32_t g, w;
+    std::memcpy(&g, &gpu[i], 4);
+    std::memcpy(&w, &want[i], 4);
+    ASSERT_EQ(g, w) << what << " element " << i << ": gpu " << gpu[i] << ", interpreter "
+                    << want[i];
+  }
+}
+
+template <int A, int B, int C> void check_rank3_ops(int n0, int n1, int n2, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "rank3_ops<" << A << ", " << B << ", " << C << "> n=" << n0
+                                  << "x" << n1 << "x" << n2 << " warps=" << num_warps);
+  std::mt19937 rng(n0 * 1009 + n1 * 31 + n2);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> x(size_t(n0) * n1 * n2), w(size_t(n1) * n2);
+  for (float &v : x)
+    v = dist(rng);
+  for (float &v : w)
+    v = dist(rng);
+  auto y = poisoned<float>(x.size()), row_sums = poisoned<float>(size_t(n0) * n1);
+  auto col_max = poisoned<float>(size_t(n0) * n2), plane_sums = poisoned<float>(size_t(n0));
+  auto row_argmax = poisoned<int>(size_t(n0) * n1);
+  Mirror<float> dx(x), dw(w), dy(y), drs(row_sums), dcm(col_max), dps(plane_sums);
+  Mirror<int> dam(row_argmax);
+  const tilec::Grid grid{uint32_t((n0 + A - 1) / A)};
+  tilec::interpret::launch(host::rank3_ops<A, B, C>, grid, x.data(), w.data(), y.data(),
+                           row_sums.data(), col_max.data(), row_argmax.data(), plane_sums.data(),
+                           n0, n1, n2);
+  rank3_ops<A, B, C>(grid, nullptr, dx.ptr(), dw.ptr(), dy.ptr(), drs.ptr(), dcm.ptr(), dam.ptr(),
+                     dps.ptr(), n0, n1, n2, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  expect_close(dy.get(), y, 1e-5, "(v - mean) * w + min<0>");
+  expect_close(drs.get(), row_sums, 1e-5, "sum<2>");
+  expect_bits(dcm.get(), col_max, "max<1>");
+  EXPECT_EQ(dam.get(), row_argmax) << "argmax<2>";
+  expect_close(dps.get(), plane_sums, 1e-5, "sum<1>(sum<2>)");
+}
+
+TEST(GpuRank3, ElementwiseBroadcastAndReductions) {
+  REQUIRE_GPU();
+  check_rank3_ops<4, 8, 16>(10, 7, 13, 4);   // lanes over axes 2 and 1, warps over axis 0
+  check_rank3_ops<2, 2, 32>(5, 2, 29, 4);    // axis 0 repeats across threads
+  check_rank3_ops<8, 16, 32>(19, 16, 30, 8); // several elements per thread on every axis
+  check_rank3_ops<16, 4, 4>(40, 3, 4, 2);    // short last axis, lanes over all three axes
+}
+
+template <int A, int B> void check_join_split(int n0, int n1, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "join_split<" << A << ", " << B << "> n=" << n0 << "x" << n1
+                                  << " warps=" << num_warps);
+  std::mt19937 rng(n0 * 17 + n1);
+  std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
+  // Values whose bits a sum or a product could change: signed zeros, infinities, NaNs with
+  // payloads and signs.
+  const uint32_t special[] = {0x80000000u, 0x00000000u, 0x7f800000u, 0xff800000u,
+                              0x7fc00001u, 0xffa12345u, 0x7f812345u, 0x00000001u};
+  std::vector<float> p(size_t(n0) * n1), q(p.size());
+  for (auto *v : {&p, &q})
+    for (float &e : *v) {
+      e = dist(rng);
+      if (rng() % 4 == 0)
+        std::memcpy(&e, &special[rng() % 8], 4);
+    }
+  const uint32_t programs = uint32_t((n0 + A - 1) / A);
+  auto joined = poisoned<float>(p.size() * 2), lo = poisoned<float>(p.size()), hi = lo;
+  auto firsts = poisoned<float>(size_t(programs) * A), seconds = firsts;
+  auto ends = poisoned<float>(size_t(programs) * 2);
+  Mirror<float> dp(p), dq(q), dj(joined), dlo(lo), dhi(hi), df(firsts), ds(seconds), de(ends);
+  tilec::interpret::launch(host::join_split<A, B>, tilec::Grid{programs}, p.data(), q.data(),
+                           joined.data(), lo.data(), hi.data(), firsts.data(), seconds.data(),
+                           ends.data(), n0, n1);
+  join_split<A, B>(tilec::Grid{programs}, nullptr, dp.ptr(), dq.ptr(), dj.ptr(), dlo.ptr(),
+                   dhi.ptr(), df.ptr(), ds.ptr(), de.ptr(), n0, n1, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  expect_bits(dj.get(), joined, "join of [A, B] tiles");
+  expect_bits(dlo.get(), lo, "split of [A, B, 2]: first");
+  expect_bits(dhi.get(), hi, "split of [A, B, 2]: second");
+  expect_bits(df.get(), firsts, "split of [A, 2]: first");
+  expect_bits(ds.get(), seconds, "split of [A, 2]: second");
+  expect_bits(de.get(), ends, "split of [2]");
+  // And what the interpreter gives is what split promises: the joined halves back.
+  for (size_t i = 0; i < p.size(); ++i) {
+    ASSERT_EQ(std::memcmp(&lo[i], &p[i], 4), 0) << "lo " << i;
+    ASSERT_EQ(std::memcmp(&hi[i], &q[i], 4), 0) << "hi " << i;
+  }
+}
+
+TEST(GpuRank3, JoinAndSplitKeepTheBits) {
+  REQUIRE_GPU();
+  check_join_split<16, 8>(37, 6, 4);
+  check_join_split<2, 4>(5, 4, 1); // more threads than elements
+  check_join_split<64, 32>(100, 29, 8);
+}
+
+} // namespace
