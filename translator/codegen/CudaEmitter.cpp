@@ -184,10 +184,21 @@ void KernelEmitter::emitOp(const Op &op) {
     return;
   }
   std::string L = layoutOf(r);
+  std::string index = "i";
+  const SymExpr &same = r->info.constancy;
+  if (r->type.elem.is(ScalarKind::Bool) && r->type.shape.size() == 1 &&
+      !(same.isConst() && same.value() == 1)) {
+    // A mask equal over runs of elements (e.g. `cols < n` with n divisible by 16): each run
+    // computes it once, so that one value per run, not one per element, stays live.
+    std::string run = names_.fresh(name + "_run");
+    *out_ << "  constexpr int " << run << " = tilec::gcd(" << L << "::VEC, " << same.operand()
+          << "); // " << name << " is the same over runs this long\n";
+    index = "i - i % " + run;
+  }
   *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
   *out_ << "#pragma unroll\n";
-  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << compute(op, "i")
-        << ";\n";
+  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = "
+        << compute(op, index) << ";\n";
 }
 
 void KernelEmitter::emitRegion(const Region &r) {
