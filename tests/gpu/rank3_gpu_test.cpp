@@ -3,7 +3,8 @@
 // array is smaller than the block on every axis, broadcasting, reductions along each axis
 // (float sums within rounding: the GPU sums in index order, the interpreter as a tree;
 // maxima, minima and indices exactly), tl::join of rank-2 tiles and tl::split of rank-3,
-// rank-2 and rank-1 tiles bit for bit (-0.0, infinities and NaN payloads included). Layouts
+// rank-2 and rank-1 tiles bit for bit (-0.0, infinities and NaN payloads included), permute /
+// trans and reshape of rank-3 tiles bit for bit, whole-tile reductions of them. Layouts
 // include an axis 0 repeated across threads and several warps per axis. Outputs are poisoned
 // on both sides, so an element one side writes and the other does not differs.
 #include "device_buffer.h"
@@ -154,6 +155,51 @@ TEST(GpuRank3, JoinAndSplitKeepTheBits) {
   check_join_split<16, 8>(37, 6, 4);
   check_join_split<2, 4>(5, 4, 1); // more threads than elements
   check_join_split<64, 32>(100, 29, 8);
+}
+
+template <int A, int B, int C> void check_rank3_relayout(int n0, int n1, int n2, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "rank3_relayout<" << A << ", " << B << ", " << C << "> n="
+                                  << n0 << "x" << n1 << "x" << n2 << " warps=" << num_warps);
+  std::mt19937 rng(n0 * 7919 + n1 * 101 + n2 * 3 + num_warps);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> x(size_t(n0) * n1 * n2);
+  for (float &v : x)
+    v = dist(rng);
+  const uint32_t programs = uint32_t((n0 + A - 1) / A);
+  const size_t block = size_t(A) * B * C;
+  auto permuted = poisoned<float>(x.size()), swapped = poisoned<float>(x.size());
+  auto flat = poisoned<float>(programs * block), reshaped = poisoned<float>(programs * block * 2);
+  auto sums = poisoned<float>(programs), maxes = poisoned<float>(programs);
+  auto argmins = poisoned<int>(programs);
+  auto centered = poisoned<float>(x.size());
+  Mirror<float> dx(x), dp(permuted), ds(swapped), df(flat), dr(reshaped), dsum(sums), dmax(maxes),
+      dc(centered);
+  Mirror<int> darg(argmins);
+  tilec::interpret::launch(host::rank3_relayout<A, B, C>, tilec::Grid{programs}, x.data(),
+                           permuted.data(), swapped.data(), flat.data(), reshaped.data(),
+                           sums.data(), maxes.data(), argmins.data(), centered.data(), n0, n1, n2);
+  rank3_relayout<A, B, C>(tilec::Grid{programs}, nullptr, dx.ptr(), dp.ptr(), ds.ptr(), df.ptr(),
+                          dr.ptr(), dsum.ptr(), dmax.ptr(), darg.ptr(), dc.ptr(), n0, n1, n2,
+                          {.num_warps = num_warps});
+  tilec_test::synchronize();
+  // Elements that only move keep their bits; the interpreter's sums differ by rounding.
+  expect_bits(dp.get(), permuted, "permute<2, 0, 1>");
+  expect_bits(ds.get(), swapped, "trans<1, 0, 2>");
+  expect_bits(df.get(), flat, "reshape to rank 1");
+  expect_bits(dr.get(), reshaped, "reshape 3 -> 2 -> 3 and 3 -> 3 -> 1");
+  expect_close(dsum.get(), sums, 1e-5, "sum(v)");
+  expect_bits(dmax.get(), maxes, "max<all_axes>(v)");
+  EXPECT_EQ(darg.get(), argmins) << "argmin(v)";
+  expect_bits(dc.get(), centered, "v - max<all_axes, true>(v)");
+}
+
+TEST(GpuRank3, PermuteReshapeAndWholeTileReductions) {
+  REQUIRE_GPU();
+  check_rank3_relayout<4, 8, 16>(10, 7, 13, 4);   // lanes over axes 2 and 1, warps over axis 0
+  check_rank3_relayout<2, 2, 32>(5, 2, 29, 4);    // axis 0 repeats across threads
+  check_rank3_relayout<8, 16, 32>(19, 16, 30, 8); // several elements per thread on every axis
+  check_rank3_relayout<16, 4, 4>(40, 3, 4, 2);    // short last axis, lanes over all three axes
+  check_rank3_relayout<2, 4, 2>(3, 3, 1, 1);      // fewer elements than threads
 }
 
 } // namespace

@@ -142,6 +142,18 @@ void KernelEmitter::emitRelayout(const Op &op) {
           << ", tid, smem);\n";
     return;
   }
+  if (op.kind == OpKind::Trans && op.attrs.size() == 3) { // tl::permute of a rank-3 tile
+    const auto &s = in->type.shape;
+    needSmem("tilec::tile_elements<" + from + ">() * sizeof(" + T + ")");
+    *out_ << "  // permuted through shared memory: axes <" << op.attrs[0].str() << ", "
+          << op.attrs[1].str() << ", " << op.attrs[2].str() << "> of [" << s[0].str() << ", "
+          << s[1].str() << ", " << s[2].str() << "]\n";
+    *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
+    *out_ << "  tilec::permute<" << from << ", " << to << ", " << s[0].str() << ", " << s[1].str()
+          << ", " << s[2].str() << ", " << op.attrs[0].str() << ", " << op.attrs[1].str() << ", "
+          << op.attrs[2].str() << ">(" << nameOf(in) << ", " << name << ", tid, smem);\n";
+    return;
+  }
   bool trans = op.kind == OpKind::Trans;
   needSmem(trans ? "tilec::transpose_bytes<" + from + ", " + T + ">()"
                  : "tilec::tile_elements<" + from + ">() * sizeof(" + T + ")");

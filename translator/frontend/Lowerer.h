@@ -97,6 +97,7 @@ public:
   static bool isShapeOpName(const std::string &name);
   Value *lowerShapeOp(const clang::CallExpr *call, const Callee &callee);
   Value *lowerJoin(const clang::CallExpr *call, Value *a, Value *b);
+  Value *lowerPermute3(const clang::CallExpr *call, const Callee &c, Value *v);
 
   // --- tl::dot (DotOps.cpp) ---
   Value *lowerDot(const clang::CallExpr *call, const Callee &callee);

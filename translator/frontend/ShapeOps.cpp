@@ -3,6 +3,7 @@
 //
 //   tl::expand_dims<1>(rows)     %7 = expand_dims %5:rows [1] : tile<int, BM, 1>
 //   tl::trans(v)                 %9:t = trans %8:v : tile<float, BN, BM>
+//   tl::permute<2, 0, 1>(w)      %11 = trans %10:w [2] [0] [1] : tile<float, C, A, B>
 //   tl::reshape<BM * BN>(v)      %10 = reshape %8:v : tile<float, BM * BN>
 #include "frontend/Lowerer.h"
 
@@ -65,6 +66,42 @@ Value *Lowerer::lowerJoin(const CallExpr *call, Value *a, Value *b) {
   return emit(OpKind::Select, {first, a, b}, t, call)->result;
 }
 
+/// tl::permute<P0, P1, P2>(t) / tl::trans<P0, P1, P2>(t) of a rank-3 tile: result axis i is
+/// axis P[i] of t. A Trans op whose attributes are the permutation (a rank-2 Trans has none).
+Value *Lowerer::lowerPermute3(const CallExpr *call, const Callee &c, Value *v) {
+  const std::string &n = c.name;
+  if (c.templateArgs.empty()) {
+    error(call, n == "trans" ? "tl::trans without axes needs a rank-2 tile; write "
+                               "tl::trans<...>(t) or tl::permute<...>(t)"
+                             : "tl::permute needs the axes, e.g. tl::permute<2, 0, 1>(t)");
+    return nullptr;
+  }
+  std::vector<int> perm;
+  for (auto &a : c.templateArgs) {
+    auto p = templateArgSym(a);
+    if (!p)
+      return nullptr;
+    if (!p->isConst() || p->value() < 0 || p->value() > 2)
+      break;
+    perm.push_back(int(p->value()));
+  }
+  int seen = 0;
+  for (int p : perm)
+    seen |= 1 << p;
+  if (perm.size() != 3 || c.templateArgs.size() != 3 || seen != 7) {
+    error(call, "tl::" + n + " of a rank-3 tile takes a permutation of the axes 0, 1, 2");
+    return nullptr;
+  }
+  if (perm[0] == 0 && perm[1] == 1 && perm[2] == 2)
+    return v; // the identity moves nothing
+  Type t = v->type;
+  for (size_t i = 0; i < 3; ++i)
+    t.shape[i] = v->type.shape[size_t(perm[i])];
+  Op *op = emit(OpKind::Trans, {v}, t, call);
+  op->attrs = {SymExpr(perm[0]), SymExpr(perm[1]), SymExpr(perm[2])};
+  return op->result;
+}
+
 Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
   auto arg = [&](unsigned i) { return lowerExpr(call->getArg(i)); };
@@ -108,8 +145,10 @@ Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
     Value *v = arg(0);
     if (!v)
       return nullptr;
+    if (v->type.shape.size() == 3)
+      return lowerPermute3(call, c, v);
     if (v->type.shape.size() != 2) {
-      error(call, "tl::" + n + " is translated for rank-2 tiles only yet");
+      error(call, "tl::" + n + " is translated for rank-2 and rank-3 tiles only yet");
       return nullptr;
     }
     // The only permutation of two axes that moves anything is (1, 0).
@@ -150,8 +189,8 @@ Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
         return nullptr;
       t.shape.push_back(*d);
     }
-    if (v->type.isScalar() || t.shape.size() > 2 || v->type.shape.size() > 2) {
-      error(call, "tl::reshape is translated between tiles of rank 1 and 2 only yet");
+    if (v->type.isScalar() || t.shape.size() > 3) {
+      error(call, "tl::reshape is translated between tiles of rank 1 to 3 only");
       return nullptr;
     }
     SymExpr from = v->type.shape[0], to = t.shape[0];

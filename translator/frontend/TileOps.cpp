@@ -150,6 +150,18 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       return nullptr;
     size_t rank = t->type.shape.size();
     bool hasAxis = !c.templateArgs.empty();
+    // Every element of a rank-3 tile (no axis, or tl::all_axes): the tile flattened in
+    // row-major order and reduced as a rank-1 tile (argmax / argmin give the flat index).
+    Type wholeShape;
+    if (rank == 3 && kReductions.count(n) &&
+        (!hasAxis || (axis->isConst() && axis->value() == int64_t(1) << 30))) {
+      wholeShape = t->type;
+      Type flat = t->type;
+      flat.shape = {t->type.shape[0] * t->type.shape[1] * t->type.shape[2]};
+      t = emit(OpKind::Reshape, {t}, flat, call)->result;
+      axis = SymExpr(0);
+      rank = 1;
+    }
     if (!axis->isConst() || axis->value() < 0 || size_t(axis->value()) >= rank) {
       std::string others = rank > 2 ? ", 1 or 2" : rank > 1 ? " or 1" : "";
       error(call, "tl::" + n + ": the axis must be a dimension of the tile (0" + others + ")");
@@ -209,6 +221,10 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       op->attrs = {*axis};
       if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
         return nullptr;
+      if (!flag->isConst(0) && !wholeShape.shape.empty()) // keep_dims: a [1, 1, 1] tile
+        return emit(OpKind::Splat, {op->result},
+                    Type{rt, false, false, std::vector<SymExpr>(3, SymExpr(1))}, call)
+            ->result;
       if (!flag->isConst(0)) // keep_dims: a [1] tile
         return emit(OpKind::Splat, {op->result}, Type{rt, false, false, {SymExpr(1)}}, call)
             ->result;

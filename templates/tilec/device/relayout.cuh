@@ -83,4 +83,42 @@ __device__ inline void reshape(const T *in, T *out, int tid, unsigned char *smem
   __syncthreads();
 }
 
+namespace detail {
+/// Element k of (A0, A1, A2).
+__host__ __device__ constexpr int pick3(int k, int a0, int a1, int a2) {
+  return k == 0 ? a0 : k == 1 ? a1 : a2;
+}
+} // namespace detail
+
+/// out (layout To) = in (layout From, a [S0, S1, S2] tile) with its axes permuted
+/// (tl::permute<P0, P1, P2>): out is the [S_P0, S_P1, S_P2] tile whose element (o0, o1, o2)
+/// is in's element with coordinate o_k along axis P_k. Owners write their elements at their
+/// row-major positions in the source shape; every thread reads its result elements from
+/// there. `smem` holds tile_elements<From>() * sizeof(T) bytes; all threads of the block call
+/// it; it leaves `smem` free again.
+template <class From, class To, int S0, int S1, int S2, int P0, int P1, int P2, class T>
+__device__ inline void permute(const T *in, T *out, int tid, unsigned char *smem) {
+  static_assert(((1 << P0) | (1 << P1) | (1 << P2)) == 7 && P0 >= 0 && P0 < 3 && P1 >= 0 &&
+                    P1 < 3 && P2 >= 0 && P2 < 3,
+                "the axes are a permutation of 0, 1, 2");
+  static_assert(tile_elements<From>() == S0 * S1 * S2 && tile_elements<To>() == S0 * S1 * S2,
+                "a permutation keeps the element count");
+  // The result's shape, and the source strides of the result's axes.
+  constexpr int E1 = detail::pick3(P1, S0, S1, S2), E2 = detail::pick3(P2, S0, S1, S2);
+  constexpr int Q0 = detail::pick3(P0, S1 * S2, S2, 1), Q1 = detail::pick3(P1, S1 * S2, S2, 1),
+                Q2 = detail::pick3(P2, S1 * S2, S2, 1);
+  T *buf = reinterpret_cast<T *>(smem);
+  if (From::owner(tid))
+#pragma unroll
+    for (int i = 0; i < From::ELEMS; ++i)
+      buf[linear_index<From>(tid, i)] = in[i];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < To::ELEMS; ++j) {
+    const int o = linear_index<To>(tid, j);
+    out[j] = buf[o / (E1 * E2) * Q0 + o / E2 % E1 * Q1 + o % E2 * Q2];
+  }
+  __syncthreads();
+}
+
 } // namespace tilec

@@ -2,7 +2,7 @@
 // [A, B, C] block of a row-major [n0, n1, n2] array, broadcasting between [A, B, C],
 // [A, B, 1], [1, B, C] and rank-2 tiles, reductions along each axis (keep-dims, argmax,
 // a reduction of a reduction), tl::join of rank-2 tiles and tl::split of rank-3, rank-2 and
-// rank-1 tiles.
+// rank-1 tiles, tl::permute / tl::reshape of rank-3 tiles and their whole-tile reductions.
 #include <tilec/tl.h>
 
 template <int A, int B, int C>
@@ -60,4 +60,50 @@ TILEC_KERNEL void join_split(const float *p, const float *q, float *joined, floa
   auto [e0, e1] = tl::split(tl::load(q + tl::arange<0, 2>()));
   tl::store(ends + tl::program_id(0) * 2, e1);
   tl::store(ends + tl::program_id(0) * 2 + 1, e0);
+}
+
+// Elements changing places in a masked [A, B, C] block: tl::permute / tl::trans with axes
+// (stored masked as [n2, n0, n1] and [n1, n0, n2] arrays), tl::reshape from rank 3 to ranks
+// 1, 2 and 3 and back to rank 3 (whole blocks per program, masked elements zero), and
+// whole-tile reductions of rank-3 tiles (one value per program; keep_dims broadcast back).
+template <int A, int B, int C>
+TILEC_KERNEL void rank3_relayout(const float *x, float *permuted, float *swapped, float *flat,
+                                 float *reshaped, float *sums, float *maxes, int *argmins,
+                                 float *centered, int n0, int n1, int n2) {
+  auto pid = tl::program_id(0);
+  auto i = pid * A + tl::arange<0, A>();
+  auto j = tl::arange<0, B>();
+  auto k = tl::arange<0, C>();
+  auto i3 = tl::expand_dims<2>(tl::expand_dims<1>(i)); // [A, 1, 1]
+  auto j3 = tl::expand_dims<2>(tl::expand_dims<0>(j)); // [1, B, 1]
+  auto k3 = tl::expand_dims<0>(tl::expand_dims<0>(k)); // [1, 1, C]
+  auto mask = (i3 < n0) & (j3 < n1) & (k3 < n2);
+  auto v = tl::load(x + i3 * (n1 * n2) + j3 * n2 + k3, mask); // [A, B, C]
+  // [C, A, B] into an [n2, n0, n1] array.
+  auto kp = tl::expand_dims<2>(tl::expand_dims<1>(k));
+  auto ip = tl::expand_dims<2>(tl::expand_dims<0>(i));
+  auto jp = tl::expand_dims<0>(tl::expand_dims<0>(j));
+  tl::store(permuted + kp * (n0 * n1) + ip * n1 + jp, tl::permute<2, 0, 1>(v),
+            (kp < n2) & (ip < n0) & (jp < n1));
+  // [B, A, C] into an [n1, n0, n2] array.
+  auto js = tl::expand_dims<2>(tl::expand_dims<1>(j));
+  auto is = tl::expand_dims<2>(tl::expand_dims<0>(i));
+  tl::store(swapped + js * (n0 * n2) + is * n2 + k3, tl::trans<1, 0, 2>(v),
+            (js < n1) & (is < n0) & (k3 < n2));
+  // Rank 3 -> 1, and each program's block of A * B * C elements.
+  auto block = pid * (A * B * C);
+  tl::store(flat + block + tl::arange<0, A * B * C>(), tl::reshape<A * B * C>(v));
+  // Rank 3 -> 2 -> 3 and 3 -> 3 -> 1: [C, A * B] seen as [B, C, A], then as [C, B, A].
+  auto r = tl::reshape<B, C, A>(tl::reshape<C, A * B>(v));
+  auto rr = tl::reshape<A * B * C>(tl::reshape<C, B, A>(r) * 2.0f);
+  auto rb = tl::expand_dims<2>(tl::expand_dims<1>(tl::arange<0, B>()));
+  auto rc = tl::expand_dims<2>(tl::expand_dims<0>(tl::arange<0, C>()));
+  auto ra = tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, A>()));
+  tl::store(reshaped + block * 2 + rb * (C * A) + rc * A + ra, r);
+  tl::store(reshaped + block * 2 + A * B * C + tl::arange<0, A * B * C>(), rr);
+  // Whole-tile reductions, one value per program.
+  tl::store(sums + pid, tl::sum(v));
+  tl::store(maxes + pid, tl::max<tl::all_axes>(v));
+  tl::store(argmins + pid, tl::argmin(v));
+  tl::store(centered + i3 * (n1 * n2) + j3 * n2 + k3, v - tl::max<tl::all_axes, true>(v), mask);
 }
