@@ -2,7 +2,7 @@
 // in-place outputs are reset or restored for the launch that follows tuning, the choice is
 // kept on disk, heuristics alone work, and a config that cannot launch is skipped.
 #include "autotune.tilec.h"
-#include "device_buffer.h"
+#include "gpu_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -12,13 +12,6 @@
 #include <random>
 
 namespace {
-
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    std::string why_;                                                                              \
-    if (!tilec::gpu_available(&why_))                                                              \
-      GTEST_SKIP() << "no GPU: " << why_;                                                          \
-  } while (0)
 
 // A fresh TILEC_CACHE_DIR, so that the first launch of each test really tunes.
 class FreshCache {

@@ -4,7 +4,7 @@
 // assertion stops the kernel with an error; it runs in a child process (a death test),
 // since it leaves the CUDA context unusable.
 #include "debug.tilec.h"
-#include "device_buffer.h"
+#include "gpu_test_support.h"
 
 #include <tilec/interpret.h>
 
@@ -20,13 +20,6 @@ namespace host { // the kernels as the interpreter runs them
 } // namespace host
 
 namespace {
-
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    std::string why_;                                                                              \
-    if (!tilec::gpu_available(&why_))                                                              \
-      GTEST_SKIP() << "no GPU: " << why_;                                                          \
-  } while (0)
 
 std::vector<std::string> sorted_lines(const std::string &text) {
   std::vector<std::string> lines;

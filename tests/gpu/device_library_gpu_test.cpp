@@ -1,7 +1,7 @@
 // The device library on a real GPU: reductions, arg reductions, scans, Philox random numbers,
 // atomics and block broadcasts of templates/tilec/device/, through hand-written kernels that
 // include <tilec/device.cuh>, checked against CPU references.
-#include "device_buffer.h"
+#include "gpu_test_support.h"
 
 #include <tilec/runtime.h>
 
@@ -17,13 +17,6 @@
 #include <vector>
 
 namespace {
-
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    std::string why_;                                                                              \
-    if (!tilec::gpu_available(&why_))                                                              \
-      GTEST_SKIP() << "no GPU: " << why_;                                                          \
-  } while (0)
 
 inline constexpr tilec::Source source = {"device_library_gpu_test.cu", R"tilec_cuda(
 #include <tilec/device.cuh>

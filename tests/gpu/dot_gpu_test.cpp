@@ -1,6 +1,6 @@
 // tl::dot on the GPU against a double reference: every operand type, register operands and
 // pipelined loops, sizes that are not multiples of the tile, outputs poisoned first.
-#include "device_buffer.h"
+#include "gpu_test_support.h"
 #include "dot.tilec.h"
 
 #include <gtest/gtest.h>
@@ -118,13 +118,6 @@ void check_transposed(int m, int n, int k, int num_warps, double rel) {
                      (B_T ? "b^T " : "") + std::to_string(m) + "x" + std::to_string(n) + "x" +
                      std::to_string(k));
 }
-
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    std::string why;                                                                               \
-    if (!tilec::gpu_available(&why))                                                               \
-      GTEST_SKIP() << "no GPU: " << why;                                                           \
-  } while (0)
 
 // fp8 tensor cores (mma.sync .e4m3/.e5m2) start with sm_89.
 #define REQUIRE_SM89()                                                                             \

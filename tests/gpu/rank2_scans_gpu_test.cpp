@@ -4,7 +4,7 @@
 // (the GPU combines in a tree). Shapes are not multiples of the block; layouts include rows
 // that repeat across threads, rows spread over several warps and narrow rows. Outputs are
 // poisoned on both sides, so an element one side writes and the other does not differs.
-#include "device_buffer.h"
+#include "gpu_test_support.h"
 #include "rank2_scans.tilec.h"
 
 #include <tilec/interpret.h>
@@ -21,41 +21,9 @@ namespace host { // the kernels as the interpreter runs them
 
 namespace {
 
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    std::string why_;                                                                              \
-    if (!tilec::gpu_available(&why_))                                                              \
-      GTEST_SKIP() << "no GPU: " << why_;                                                          \
-  } while (0)
-
-/// `count` elements of poison (all bytes 0xff: NaN floats, -1 integers).
-template <class T> std::vector<T> poisoned(size_t count) {
-  std::vector<T> v(count);
-  std::memset(static_cast<void *>(v.data()), 0xff, count * sizeof(T));
-  return v;
-}
-
-/// A device copy of `host` (poisoned when `host` is), downloaded again by `get()`.
-template <class T> struct Mirror {
-  explicit Mirror(const std::vector<T> &host) : buf(host.size() * sizeof(T)) { buf.upload(host); }
-  T *ptr() const { return buf.as<T>(); }
-  std::vector<T> get() const { return buf.download<T>(); }
-  tilec_test::DeviceBuffer buf;
-};
-
-/// Both NaN (poison, or NaN results), or within `rel` of the interpreter's value.
-void expect_close(const std::vector<float> &gpu, const std::vector<float> &want, double rel,
-                  const std::string &what) {
-  ASSERT_EQ(gpu.size(), want.size()) << what;
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::isnan(want[i]) || std::isnan(gpu[i])) {
-      ASSERT_TRUE(std::isnan(want[i]) && std::isnan(gpu[i]))
-          << what << " element " << i << ": gpu " << gpu[i] << ", interpreter " << want[i];
-      continue;
-    }
-    ASSERT_NEAR(gpu[i], want[i], 1e-4 + rel * std::fabs(want[i])) << what << " element " << i;
-  }
-}
+using tilec_test::expect_close;
+using tilec_test::Mirror;
+using tilec_test::poisoned;
 
 template <int BM, int BN, bool REV> void check_float_scans(int m, int n, int num_warps) {
   SCOPED_TRACE(testing::Message() << "float_scans<" << BM << ", " << BN << ", " << REV
@@ -75,10 +43,10 @@ template <int BM, int BN, bool REV> void check_float_scans(int m, int n, int num
   float_scans<BM, BN, REV>(tilec::Grid{uint32_t(blocks)}, nullptr, dx.ptr(), drow.ptr(), dcol.ptr(),
                            dprod.ptr(), dfirst.ptr(), m, n, stride, {.num_warps = num_warps});
   tilec_test::synchronize();
-  expect_close(drow.get(), row_sum, 1e-4, "cumsum<1>");
-  expect_close(dcol.get(), col_sum, 1e-4, "cumsum<0>");
-  expect_close(dprod.get(), col_prod, 2e-4, "cumprod<0, true>");
-  expect_close(dfirst.get(), first, 1e-4, "cumsum<1> of a [1, BN] tile");
+  expect_close(drow.get(), row_sum, 1e-4, 1e-4, "cumsum<1>");
+  expect_close(dcol.get(), col_sum, 1e-4, 1e-4, "cumsum<0>");
+  expect_close(dprod.get(), col_prod, 1e-4, 2e-4, "cumprod<0, true>");
+  expect_close(dfirst.get(), first, 1e-4, 1e-4, "cumsum<1> of a [1, BN] tile");
 }
 
 TEST(GpuRank2Scans, FloatSumsAndProducts) {

@@ -7,7 +7,7 @@
 // trans and reshape of rank-3 tiles bit for bit, whole-tile reductions of them. Layouts
 // include an axis 0 repeated across threads and several warps per axis. Outputs are poisoned
 // on both sides, so an element one side writes and the other does not differs.
-#include "device_buffer.h"
+#include "gpu_test_support.h"
 #include "rank3.tilec.h"
 
 #include <tilec/interpret.h>
@@ -24,41 +24,9 @@ namespace host { // the kernels as the interpreter runs them
 
 namespace {
 
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    std::string why_;                                                                              \
-    if (!tilec::gpu_available(&why_))                                                              \
-      GTEST_SKIP() << "no GPU: " << why_;                                                          \
-  } while (0)
-
-/// `count` elements of poison (all bytes 0xff: NaN floats, -1 integers).
-template <class T> std::vector<T> poisoned(size_t count) {
-  std::vector<T> v(count);
-  std::memset(static_cast<void *>(v.data()), 0xff, count * sizeof(T));
-  return v;
-}
-
-/// A device copy of `host` (poisoned when `host` is), downloaded again by `get()`.
-template <class T> struct Mirror {
-  explicit Mirror(const std::vector<T> &host) : buf(host.size() * sizeof(T)) { buf.upload(host); }
-  T *ptr() const { return buf.as<T>(); }
-  std::vector<T> get() const { return buf.download<T>(); }
-  tilec_test::DeviceBuffer buf;
-};
-
-/// Both NaN (poison), or within `rel` of the interpreter's value.
-void expect_close(const std::vector<float> &gpu, const std::vector<float> &want, double rel,
-                  const std::string &what) {
-  ASSERT_EQ(gpu.size(), want.size()) << what;
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::isnan(want[i]) || std::isnan(gpu[i])) {
-      ASSERT_TRUE(std::isnan(want[i]) && std::isnan(gpu[i]))
-          << what << " element " << i << ": gpu " << gpu[i] << ", interpreter " << want[i];
-      continue;
-    }
-    ASSERT_NEAR(gpu[i], want[i], 1e-5 + rel * std::fabs(want[i])) << what << " element " << i;
-  }
-}
+using tilec_test::expect_close;
+using tilec_test::Mirror;
+using tilec_test::poisoned;
 
 /// The same bits (poison and NaN payloads included).
 void expect_bits(const std::vector<float> &gpu, const std::vector<float> &want,
@@ -95,11 +63,11 @@ template <int A, int B, int C> void check_rank3_ops(int n0, int n1, int n2, int 
   rank3_ops<A, B, C>(grid, nullptr, dx.ptr(), dw.ptr(), dy.ptr(), drs.ptr(), dcm.ptr(), dam.ptr(),
                      dps.ptr(), n0, n1, n2, {.num_warps = num_warps});
   tilec_test::synchronize();
-  expect_close(dy.get(), y, 1e-5, "(v - mean) * w + min<0>");
-  expect_close(drs.get(), row_sums, 1e-5, "sum<2>");
+  expect_close(dy.get(), y, 1e-5, 1e-5, "(v - mean) * w + min<0>");
+  expect_close(drs.get(), row_sums, 1e-5, 1e-5, "sum<2>");
   expect_bits(dcm.get(), col_max, "max<1>");
   EXPECT_EQ(dam.get(), row_argmax) << "argmax<2>";
-  expect_close(dps.get(), plane_sums, 1e-5, "sum<1>(sum<2>)");
+  expect_close(dps.get(), plane_sums, 1e-5, 1e-5, "sum<1>(sum<2>)");
 }
 
 TEST(GpuRank3, ElementwiseBroadcastAndReductions) {
@@ -187,7 +155,7 @@ template <int A, int B, int C> void check_rank3_relayout(int n0, int n1, int n2,
   expect_bits(ds.get(), swapped, "trans<1, 0, 2>");
   expect_bits(df.get(), flat, "reshape to rank 1");
   expect_bits(dr.get(), reshaped, "reshape 3 -> 2 -> 3 and 3 -> 3 -> 1");
-  expect_close(dsum.get(), sums, 1e-5, "sum(v)");
+  expect_close(dsum.get(), sums, 1e-5, 1e-5, "sum(v)");
   expect_bits(dmax.get(), maxes, "max<all_axes>(v)");
   EXPECT_EQ(darg.get(), argmins) << "argmin(v)";
   expect_bits(dc.get(), centered, "v - max<all_axes, true>(v)");

@@ -1,6 +1,6 @@
 // The runtime on a real GPU: hand-written kernels with the generated-code signature,
 // launched through launchers shaped like the ones the translator emits.
-#include "device_buffer.h"
+#include "gpu_test_support.h"
 
 #include <tilec/runtime.h>
 
@@ -13,13 +13,6 @@
 #include <random>
 
 namespace {
-
-#define REQUIRE_GPU()                                                                              \
-  do {                                                                                             \
-    std::string why_;                                                                              \
-    if (!tilec::gpu_available(&why_))                                                              \
-      GTEST_SKIP() << "no GPU: " << why_;                                                          \
-  } while (0)
 
 namespace gen {
 inline constexpr tilec::Source source = {"runtime_gpu_test.cu", R"tilec_cuda(
