@@ -119,10 +119,10 @@ template <int BLOCK> void bench_backward(int cols, int warps, int groups, cudaSt
 }
 
 template <int BLOCK> void bench_all(int cols, cudaStream_t s) {
-  for (int warps : {8, 16, 32})
+  for (int warps : {4, 8, 16, 32})
     bench_forward<BLOCK>(cols, warps, s);
   const int sms = sm_count();
-  for (int warps : {8, 16})
+  for (int warps : {4, 8, 16})
     for (int per_sm : {1, 2})
       bench_backward<BLOCK>(cols, warps, per_sm * sms, s);
 }

@@ -62,7 +62,7 @@ template <int BLOCK> void bench_shape(int cols, int warps, int programs_per_sm, 
 }
 
 template <int BLOCK> void bench_all(int cols, cudaStream_t s) {
-  for (int warps : {4, 8, 16, 32}) {
+  for (int warps : {1, 2, 4, 8, 16, 32}) {
     if (BLOCK / (32 * warps) > 64 || BLOCK < 32 * warps)
       continue; // too many values per thread, or idle threads
     bench_shape<BLOCK>(cols, warps, 0, s);
