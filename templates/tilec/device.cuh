@@ -24,6 +24,7 @@
 #include <tilec/device/relayout.cuh>
 #include <tilec/device/scan.cuh>
 #include <tilec/device/scan_axis.cuh>
+#include <tilec/device/scan_axis_smem.cuh>
 #include <tilec/device/smem_tile.cuh>
 #include <tilec/device/types.cuh>
 #include <tilec/device/wgmma.cuh>

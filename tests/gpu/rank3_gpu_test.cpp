@@ -4,7 +4,8 @@
 // (float sums within rounding: the GPU sums in index order, the interpreter as a tree;
 // maxima, minima and indices exactly), tl::join of rank-2 tiles and tl::split of rank-3,
 // rank-2 and rank-1 tiles bit for bit (-0.0, infinities and NaN payloads included), permute /
-// trans and reshape of rank-3 tiles bit for bit, whole-tile reductions of them. Layouts
+// trans and reshape of rank-3 tiles bit for bit, whole-tile reductions of them, scans along
+// each axis of rank-3 tiles and of their slices (an order-sensitive combine exactly). Layouts
 // include an axis 0 repeated across threads and several warps per axis. Outputs are poisoned
 // on both sides, so an element one side writes and the other does not differs.
 #include "gpu_test_support.h"
@@ -168,6 +169,54 @@ TEST(GpuRank3, PermuteReshapeAndWholeTileReductions) {
   check_rank3_relayout<8, 16, 32>(19, 16, 30, 8); // several elements per thread on every axis
   check_rank3_relayout<16, 4, 4>(40, 3, 4, 2);    // short last axis, lanes over all three axes
   check_rank3_relayout<2, 4, 2>(3, 3, 1, 1);      // fewer elements than threads
+}
+
+template <int A, int B, int C> void check_rank3_scans(int n0, int n1, int n2, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "rank3_scans<" << A << ", " << B << ", " << C << "> n=" << n0
+                                  << "x" << n1 << "x" << n2 << " warps=" << num_warps);
+  std::mt19937 rng(n0 * 4099 + n1 * 67 + n2 * 5 + num_warps);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  const size_t count = size_t(n0) * n1 * n2;
+  std::vector<float> x(count);
+  std::vector<uint32_t> maps(count);
+  for (float &v : x)
+    v = dist(rng);
+  for (uint32_t &f : maps) // odd multipliers: no map collapses the ones composed after it
+    f = ((rng() | 1u) & 0xffffu) << 16 | (rng() & 0xffffu);
+  const uint32_t programs = uint32_t((n0 + A - 1) / A);
+  auto sum0 = poisoned<float>(count), sum1_rev = sum0, prod2 = sum0;
+  auto compose2 = poisoned<uint32_t>(count), compose0_rev = compose2;
+  auto row_scan = poisoned<float>(size_t(n0) * n1), plane_scan = poisoned<float>(size_t(n0));
+  auto flat_scan = poisoned<float>(size_t(n0) * n2);
+  Mirror<float> dx(x), ds0(sum0), ds1(sum1_rev), dp2(prod2), drs(row_scan), dps(plane_scan),
+      dfs(flat_scan);
+  Mirror<uint32_t> dm(maps), dc2(compose2), dc0(compose0_rev);
+  tilec::interpret::launch(host::rank3_scans<A, B, C>, tilec::Grid{programs}, x.data(),
+                           maps.data(), sum0.data(), sum1_rev.data(), prod2.data(),
+                           compose2.data(), compose0_rev.data(), row_scan.data(),
+                           plane_scan.data(), flat_scan.data(), n0, n1, n2);
+  rank3_scans<A, B, C>(tilec::Grid{programs}, nullptr, dx.ptr(), dm.ptr(), ds0.ptr(), ds1.ptr(),
+                       dp2.ptr(), dc2.ptr(), dc0.ptr(), drs.ptr(), dps.ptr(), dfs.ptr(), n0, n1,
+                       n2, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  expect_close(ds0.get(), sum0, 1e-5, 1e-5, "cumsum<0>");
+  expect_close(ds1.get(), sum1_rev, 1e-5, 1e-5, "cumsum<1, true>");
+  expect_close(dp2.get(), prod2, 1e-5, 1e-5, "cumprod<2>");
+  // The compose results are exact: any change of order shows.
+  EXPECT_EQ(dc2.get(), compose2) << "associative_scan<2>";
+  EXPECT_EQ(dc0.get(), compose0_rev) << "associative_scan<0, true>";
+  expect_close(drs.get(), row_scan, 1e-5, 1e-5, "cumsum<1>(sum<2>(v))");
+  expect_close(dps.get(), plane_scan, 1e-5, 1e-5, "cumsum<0, true> of a rank-1 slice");
+  expect_close(dfs.get(), flat_scan, 1e-5, 1e-5, "cumsum<0> of a slice of a rank-2 tile");
+}
+
+TEST(GpuRank3, ScansAlongEachAxisAndOfSlices) {
+  REQUIRE_GPU();
+  check_rank3_scans<4, 8, 16>(10, 7, 13, 4);   // lanes over axes 2 and 1, warps over axis 0
+  check_rank3_scans<2, 2, 32>(5, 2, 29, 4);    // axis 0 repeats across threads
+  check_rank3_scans<8, 16, 32>(19, 16, 30, 8); // more lines than threads along axis 0
+  check_rank3_scans<16, 4, 4>(40, 3, 4, 2);    // segments longer than one element
+  check_rank3_scans<2, 4, 2>(3, 3, 1, 1);      // fewer elements than threads
 }
 
 } // namespace

@@ -40,3 +40,24 @@ TILEC_KERNEL void center_rows(const float *x, float *y, float *col_sums, int n0,
 // CU-NEXT: tilec::reduce_axis_smem<L0, 2>(v, [[SUM]], tilec::SumOp{}, tid, smem);
 // CU:      (v[i] - ([[SUM]][L1::from_parent(i)] / tilec::cast<float>(n2)))
 // CU:      tilec::reduce_axis_smem<L0, 0>(v, {{t[0-9]+}}, tilec::SumOp{}, tid, smem);
+
+// Scans of rank-3 tiles, and of the slices reduced from them, go line by line through shared
+// memory in the tile's own layout; device_print names each element by its three coordinates.
+template <int A, int B, int C> TILEC_KERNEL void running_sums(const float *x, float *y, int n2) {
+  auto i = tl::expand_dims<2>(tl::expand_dims<1>(tl::arange<0, A>()));
+  auto j = tl::expand_dims<2>(tl::expand_dims<0>(tl::arange<0, B>()));
+  auto k = tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, C>()));
+  auto offs = i * (B * C) + j * C + k;
+  auto v = tl::load(x + offs, k < n2);
+  tl::store(y + offs, tl::cumsum<1, true>(v));
+  tl::store(y + tl::arange<0, A>(), tl::cumsum<0>(tl::sum<1>(tl::sum<2>(v))));
+  tl::device_print("v", v);
+}
+
+// IR:      kernel @running_sums<int A, int B, int C>
+// IR:      scan "cumsum" %{{[0-9]+}}:v [1] [1] : tile<float, A, B, C> #0
+// CU:      __global__ void __launch_bounds__(NUM_WARPS * 32)
+// CU-NEXT: running_sums(
+// CU:      tilec::scan_axis_smem_bytes<L0, float>()
+// CU:      tilec::scan_axis_smem<L0, 1, THREADS, float, decltype(tilec::SumOp{}), true>(t{{[0-9]+}}, tilec::SumOp{}, tid, smem);
+// CU:      tilec::device_print("v", L0::axis_coord(tid, i, 0), L0::axis_coord(tid, i, 1), L0::axis_coord(tid, i, 2), v[i]);

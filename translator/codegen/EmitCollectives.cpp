@@ -99,8 +99,15 @@ void KernelEmitter::emitScan(const Op &op) {
   std::string reverse = rev.isConst(0)  ? ""
                         : rev.isConst() ? ", true"
                                         : ", bool(" + rev.str() + ")";
+  std::string dim = op.attrs[1].str();
+  if (k_.layouts[size_t(r->layout)].kind != Layout::Kind::Blocked || r->type.shape.size() == 3) {
+    // Slices and rank-3 tiles: line by line through shared memory.
+    needSmem("tilec::scan_axis_smem_bytes<" + L + ", " + T + ">()");
+    *out_ << "  tilec::scan_axis_smem<" << L << ", " << dim << ", THREADS, " << T << ", decltype("
+          << fn << ")" << reverse << ">(" << name << ", " << fn << ", tid, smem);\n";
+    return;
+  }
   if (r->type.shape.size() == 2) { // along one dimension of a rank-2 tile
-    std::string dim = op.attrs[1].str();
     needSmem("tilec::scan_axis_bytes<" + L + ", " + dim + ", " + T + ">()");
     *out_ << "  tilec::scan_axis<" << L << ", " << dim << ", " << T << ", decltype(" << fn << ")"
           << reverse << ">(" << name << ", " << fn << ", tid, smem);\n";

@@ -57,6 +57,9 @@ void KernelEmitter::emitDebug(const Op &op) {
     std::string at; // the element's index in the tile, as device_print takes it
     if (v->type.shape.size() == 1)
       at = L + "::coord(tid, i)";
+    else if (v->type.shape.size() == 3) // a Blocked3D tile
+      at = L + "::axis_coord(tid, i, 0), " + L + "::axis_coord(tid, i, 1), " + L +
+           "::axis_coord(tid, i, 2)";
     else if (rank2Layout)
       at = L + "::row(tid, i), " + L + "::col(tid, i)";
     else // a [1, N] or [M, 1] tile held like a rank-1 tile

@@ -35,10 +35,6 @@ void Lowerer::lowerDebugOp(const CallExpr *call, const Callee &c) {
       Value *v = lowerExpr(call->getArg(i));
       if (!v)
         return;
-      if (v->type.shape.size() > 2) {
-        error(call->getArg(i), "tl::device_print of rank-3 tiles is not translated yet");
-        return;
-      }
       values.push_back(v);
     }
     emit(OpKind::Print, values, Type{}, call, /*hasResult=*/false)->opcode = *msg;

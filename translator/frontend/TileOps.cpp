@@ -101,7 +101,7 @@ Value *Lowerer::lowerScan(const CallExpr *call, const Callee &c, Value *t, int a
   if (!in)
     return nullptr;
   Type type = in->type;
-  if (type.shape.size() == 2 && type.shape[size_t(axis)].isConst(1))
+  if (type.shape.size() >= 2 && type.shape[size_t(axis)].isConst(1))
     return in; // every element is its own scan
   // The long axis of a [1, N] or [M, 1] tile: scan it as a rank-1 tile (such tiles often live
   // in a rank-1 or slice layout, which the rank-2 scan does not take).
@@ -165,10 +165,6 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
     if (!axis->isConst() || axis->value() < 0 || size_t(axis->value()) >= rank) {
       std::string others = rank > 2 ? ", 1 or 2" : rank > 1 ? " or 1" : "";
       error(call, "tl::" + n + ": the axis must be a dimension of the tile (0" + others + ")");
-      return nullptr;
-    }
-    if (kScans.count(n) && rank == 3) {
-      error(call, "tl::" + n + " of rank-3 tiles is not translated yet");
       return nullptr;
     }
     if (kScans.count(n))

@@ -388,15 +388,9 @@ std::string Assigner::run(const Op **where) {
     if (op->kind == OpKind::Reduce && op->result->type.isScalar() &&
         k_.layouts[size_t(in->layout)].kind == Layout::Kind::Slice)
       todo.push_back({op, blocked(in->type.shape)});
-    if (op->kind == OpKind::Scan) {
-      if (k_.layouts[size_t(op->result->layout)].kind == Layout::Kind::Slice && err.empty()) {
-        conflictAt_ = op;
-        err = "a scan whose result is used as the rows or columns of a rank-2 tile would need "
-              "a layout conversion, which the translator does not do yet";
-      }
-      if (in->layout != op->result->layout)
-        todo.push_back({op, op->result->layout});
-    }
+    // Scans of slices (and of rank-3 tiles) go through shared memory in the result's layout.
+    if (op->kind == OpKind::Scan && in->layout != op->result->layout)
+      todo.push_back({op, op->result->layout});
   });
   if (!err.empty()) {
     if (where)

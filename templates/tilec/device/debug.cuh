@@ -28,13 +28,16 @@ namespace detail {
     else if (rank == 1)                                                                            \
       printf("pid (%u, %u, %u) idx (%d) %s: " FMT "\n", blockIdx.x, blockIdx.y, blockIdx.z, i0,    \
              prefix, X);                                                                           \
-    else                                                                                           \
+    else if (rank == 2)                                                                            \
       printf("pid (%u, %u, %u) idx (%d, %d) %s: " FMT "\n", blockIdx.x, blockIdx.y, blockIdx.z,    \
              i0, i1, prefix, X);                                                                   \
+    else                                                                                           \
+      printf("pid (%u, %u, %u) idx (%d, %d, %d) %s: " FMT "\n", blockIdx.x, blockIdx.y,            \
+             blockIdx.z, i0, i1, i2, prefix, X);                                                   \
   } while (0)
 
 template <class T>
-__device__ inline void print_line(const char *prefix, int rank, int i0, int i1, T v) {
+__device__ inline void print_line(const char *prefix, int rank, int i0, int i1, int i2, T v) {
   if constexpr (is_same_v<T, bool>)
     TILEC_PRINT_LINE("%d", int(v));
   else if constexpr (is_same_v<T, double>)
@@ -48,7 +51,7 @@ __device__ inline void print_line(const char *prefix, int rank, int i0, int i1, 
 }
 
 template <class T>
-__device__ inline void print_line(const char *prefix, int rank, int i0, int i1, T *v) {
+__device__ inline void print_line(const char *prefix, int rank, int i0, int i1, int i2, T *v) {
   TILEC_PRINT_LINE("%p", static_cast<const void *>(v));
 }
 
@@ -58,17 +61,23 @@ __device__ inline void print_line(const char *prefix, int rank, int i0, int i1, 
 
 /// One line of tl::device_print for a scalar (`prefix` names the operand).
 template <class T> __device__ inline void device_print(const char *prefix, T v) {
-  detail::print_line(prefix, 0, 0, 0, v);
+  detail::print_line(prefix, 0, 0, 0, 0, v);
 }
 
 /// ... for element `i0` of a rank-1 tile.
 template <class T> __device__ inline void device_print(const char *prefix, int i0, T v) {
-  detail::print_line(prefix, 1, i0, 0, v);
+  detail::print_line(prefix, 1, i0, 0, 0, v);
 }
 
 /// ... for element (i0, i1) of a rank-2 tile.
 template <class T> __device__ inline void device_print(const char *prefix, int i0, int i1, T v) {
-  detail::print_line(prefix, 2, i0, i1, v);
+  detail::print_line(prefix, 2, i0, i1, 0, v);
+}
+
+/// ... for element (i0, i1, i2) of a rank-3 tile.
+template <class T>
+__device__ inline void device_print(const char *prefix, int i0, int i1, int i2, T v) {
+  detail::print_line(prefix, 3, i0, i1, i2, v);
 }
 
 /// A failed tl::device_assert: prints the interpreter's message after the kernel source's

@@ -2,7 +2,8 @@
 // [A, B, C] block of a row-major [n0, n1, n2] array, broadcasting between [A, B, C],
 // [A, B, 1], [1, B, C] and rank-2 tiles, reductions along each axis (keep-dims, argmax,
 // a reduction of a reduction), tl::join of rank-2 tiles and tl::split of rank-3, rank-2 and
-// rank-1 tiles, tl::permute / tl::reshape of rank-3 tiles and their whole-tile reductions.
+// rank-1 tiles, tl::permute / tl::reshape of rank-3 tiles and their whole-tile reductions,
+// and scans along each axis of rank-3 tiles and of their slices.
 #include <tilec/tl.h>
 
 template <int A, int B, int C>
@@ -106,4 +107,49 @@ TILEC_KERNEL void rank3_relayout(const float *x, float *permuted, float *swapped
   tl::store(maxes + pid, tl::max<tl::all_axes>(v));
   tl::store(argmins + pid, tl::argmin(v));
   tl::store(centered + i3 * (n1 * n2) + j3 * n2 + k3, v - tl::max<tl::all_axes, true>(v), mask);
+}
+
+/// "f, then g" for affine maps x -> a * x + b (mod 2^16) packed as (a << 16) | b: associative
+/// but not commutative, so a scan with it shows the order in which elements were combined.
+TILEC_FUNC uint32_t compose_maps(uint32_t f, uint32_t g) {
+  uint32_t fa = f >> 16, fb = f & 0xffffu, ga = g >> 16, gb = g & 0xffffu;
+  return (((ga * fa) & 0xffffu) << 16) | ((ga * fb + gb) & 0xffffu);
+}
+
+// Scans of a masked [A, B, C] block (0, or the identity map (1, 0), outside the array) along
+// each axis, forwards and backwards: running sums down axis 0 and back along axis 1, running
+// products along axis 2, the order-sensitive compose along axes 2 and 0 (backwards). Then
+// scans of slices, which live in the layouts of the tiles they were reduced from: the [A, B]
+// row sums along axis 1, their [A] totals backwards, and the [A] row maxima of a rank-2
+// [A, C] tile, broadcast back into it.
+template <int A, int B, int C>
+TILEC_KERNEL void rank3_scans(const float *x, const uint32_t *maps, float *sum0, float *sum1_rev,
+                              float *prod2, uint32_t *compose2, uint32_t *compose0_rev,
+                              float *row_scan, float *plane_scan, float *flat_scan, int n0,
+                              int n1, int n2) {
+  auto i = tl::program_id(0) * A + tl::arange<0, A>();
+  auto j = tl::arange<0, B>();
+  auto k = tl::arange<0, C>();
+  auto i3 = tl::expand_dims<2>(tl::expand_dims<1>(i)); // [A, 1, 1]
+  auto j3 = tl::expand_dims<2>(tl::expand_dims<0>(j)); // [1, B, 1]
+  auto k3 = tl::expand_dims<0>(tl::expand_dims<0>(k)); // [1, 1, C]
+  auto mask = (i3 < n0) & (j3 < n1) & (k3 < n2);
+  auto offs = i3 * (n1 * n2) + j3 * n2 + k3;
+  auto v = tl::load(x + offs, mask);
+  tl::store(sum0 + offs, tl::cumsum<0>(v), mask);
+  tl::store(sum1_rev + offs, tl::cumsum<1, true>(v), mask);
+  tl::store(prod2 + offs, tl::cumprod<2>(1.0f + v * 0.25f), mask);
+  auto m = tl::load(maps + offs, mask, 65536u);
+  tl::store(compose2 + offs, tl::associative_scan<2>(m, compose_maps), mask);
+  tl::store(compose0_rev + offs, tl::associative_scan<0, true>(m, compose_maps), mask);
+  auto ir = tl::expand_dims<1>(i);
+  auto jr = tl::expand_dims<0>(j);
+  auto rows = tl::sum<2>(v); // [A, B], a slice of v's layout
+  tl::store(row_scan + ir * n1 + jr, tl::cumsum<1>(rows), (ir < n0) & (jr < n1));
+  tl::store(plane_scan + i, tl::cumsum<0, true>(tl::sum<1>(rows)), i < n0);
+  auto kc = tl::expand_dims<0>(k);
+  auto flat_mask = (ir < n0) & (kc < n2);
+  auto flat = tl::load(x + ir * n2 + kc, flat_mask); // [A, C], the first n0 * n2 values
+  auto peaks = tl::cumsum<0>(tl::max<1>(flat));     // [A], a slice of flat's layout
+  tl::store(flat_scan + ir * n2 + kc, flat - tl::expand_dims<1>(peaks), flat_mask);
 }
