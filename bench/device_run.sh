@@ -61,11 +61,19 @@ step "memcheck vector_add_aot" "$OUT/memcheck.log" \
 # (reductions, layout conversions, scans, cp.async stage rings): check them for bad accesses
 # and races.
 gtests=$BUILD/tests/gpu/gpu_runtime_tests
-filter='GpuRank2.*:GpuControlFlow.*:GpuDot.*:DeviceLibrary.Reduce*:DeviceLibrary.Scan*'
+filter='GpuRank2.*:GpuRank3.*:GpuControlFlow.*:GpuDot.*:DeviceLibrary.Reduce*:DeviceLibrary.Scan*'
 step "memcheck gpu tests" "$OUT/memcheck.log" \
   compute-sanitizer --tool memcheck --error-exitcode 1 "$gtests" --gtest_filter="$filter"
 step "racecheck gpu tests" "$OUT/memcheck.log" \
   compute-sanitizer --tool racecheck --error-exitcode 1 "$gtests" --gtest_filter="$filter"
+# The fused examples (block reductions through shared memory), bounded in time: their
+# checks include large shapes, which the sanitizers slow down many times over.
+for ex in softmax layer_norm; do
+  for tool in memcheck racecheck; do
+    step "$tool $ex" "$OUT/memcheck.log" timeout 90 \
+      compute-sanitizer --tool $tool --error-exitcode 1 "$BUILD/examples/$ex/$ex" --gpu
+  done
+done
 
 }
 [[ $PARTS == bench ]] || run_tests
