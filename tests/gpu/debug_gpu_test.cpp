@@ -81,9 +81,10 @@ TEST(GpuDebug, DeviceAssertPassesAndFails) {
     std::_Exit(0);
   };
   // Our line, or CUDA's own assertion message should the kernel stop before its printf
-  // buffer is written out; both name the source line, the program and the message.
+  // buffer is written out; both name the source line (that of the tile assertion in
+  // kernels/debug.cpp), the program and the message.
   EXPECT_EXIT(fail(), testing::ExitedWithCode(3),
-              "debug\\.cpp:16: (device_assert failed in program \\(2, 0, 0\\), element 6: values "
+              "debug\\.cpp:18: (device_assert failed in program \\(2, 0, 0\\), element 6: values "
               "must be positive|check_positive: block: \\[2,0,0\\], thread: \\[[0-9]+,0,0\\] "
               "Assertion `values must be positive` failed)");
 }
