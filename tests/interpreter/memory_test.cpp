@@ -110,3 +110,25 @@ TEST(Memory, MaskedLanesAreNotRead) {
   EXPECT_EQ(tl::detail::at(tl::load(bad, false, 2.0f), 2), 2.0f);
   tl::store(far + 1, 1.0f, false); // nothing is written
 }
+
+TEST(Memory, EvictionHintsKeepValues) {
+  // The hinted forms of load and store take the same operands plus a hint, and move the same
+  // values (masked lanes included) as the plain forms.
+  float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8] = {}, z[8] = {};
+  auto offs = tl::arange<0, 8>();
+  auto m = offs < 6;
+  auto a = tl::load(x + offs, m, -1.0f, tl::evict_first);
+  auto b = tl::load(x + offs, m, tl::evict_last);
+  auto c = tl::load(x + offs, tl::eviction::normal);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(tl::detail::at(a, i), i < 6 ? x[i] : -1.0f) << i;
+    EXPECT_EQ(tl::detail::at(b, i), i < 6 ? x[i] : 0.0f) << i;
+    EXPECT_EQ(tl::detail::at(c, i), x[i]) << i;
+  }
+  tl::store(y + offs, c * 2.0f, m, tl::evict_first);
+  tl::store(z + offs, c, tl::evict_last);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(y[i], i < 6 ? 2 * x[i] : 0.0f) << i;
+    EXPECT_EQ(z[i], x[i]) << i;
+  }
+}

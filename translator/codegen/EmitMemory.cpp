@@ -24,6 +24,15 @@ std::string KernelEmitter::accessWidth(const Op &op, const std::string &w,
   return w + ", " + u;
 }
 
+/// The device library's name for a load's or store's eviction hint ("" for none).
+static std::string evictionArg(const Op &op) {
+  if (op.opcode == "evict_first")
+    return ", tilec::Evict::first";
+  if (op.opcode == "evict_last")
+    return ", tilec::Evict::last";
+  return "";
+}
+
 void KernelEmitter::emitLoad(const Op &op) {
   const Value *r = op.result;
   const Value *ptrs = op.operands[0];
@@ -44,7 +53,7 @@ void KernelEmitter::emitLoad(const Op &op) {
   }
   std::string L = layoutOf(r);
   std::string w = names_.fresh(name + "_width");
-  std::string templateArgs = accessWidth(op, w, name + "_mask_uniform", "");
+  std::string templateArgs = accessWidth(op, w, name + "_mask_uniform", "") + evictionArg(op);
   *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
@@ -68,7 +77,7 @@ void KernelEmitter::emitStore(const Op &op) {
   }
   std::string L = layoutOf(ptrs);
   std::string w = names_.fresh("store_width");
-  std::string templateArgs = accessWidth(op, w, "store_mask_uniform", "");
+  std::string templateArgs = accessWidth(op, w, "store_mask_uniform", "") + evictionArg(op);
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
   *out_ << "    tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "

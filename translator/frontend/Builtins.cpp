@@ -43,6 +43,25 @@ bool Lowerer::wantTemplateArgCount(const CallExpr *call, const Callee &c, size_t
   return false;
 }
 
+/// The eviction hint a tile load or store ends with (`tl::evict_first`, `tl::evict_last`,
+/// `tl::evict_normal` or `tl::eviction::first` ...): its name, or nothing when the argument is
+/// not one.
+static std::optional<std::string> evictionHint(const Expr *e) {
+  const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  if (!ref)
+    return std::nullopt;
+  const ValueDecl *d = ref->getDecl();
+  std::string type = d->getType().getUnqualifiedType().getAsString();
+  if (type.find("eviction") == std::string::npos)
+    return std::nullopt;
+  std::string n = d->getNameAsString();
+  if (isa<EnumConstantDecl>(d))
+    n = "evict_" + n;
+  if (n == "evict_normal" || n == "evict_first" || n == "evict_last")
+    return n;
+  return std::nullopt;
+}
+
 Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
   unsigned nargs = givenArgs(call);
@@ -132,8 +151,26 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
           "tl::" + n + " returns two values: take them apart with " + how + " or .first/.second");
     return nullptr;
   }
+  // A last argument naming an eviction hint is not an operand: it goes on the op.
+  std::string hint;
+  bool hinted = false;
+  if ((n == "load" || n == "store") && nargs > 1) {
+    if (auto h = evictionHint(call->getArg(nargs - 1))) {
+      hint = *h == "evict_normal" ? "" : *h;
+      hinted = true;
+      --nargs;
+    }
+  }
+  auto wantOperands = [&](unsigned lo, unsigned hi) {
+    if (nargs >= lo && nargs <= hi)
+      return true;
+    error(call, "tl::" + n + " takes " + std::to_string(lo) + " to " + std::to_string(hi) +
+                    " arguments" + (hinted ? " before its eviction hint, " : ", ") +
+                    std::to_string(nargs) + " given");
+    return false;
+  };
   if (n == "load") {
-    if (!want(1, 3))
+    if (!wantOperands(1, 3))
       return nullptr;
     Value *ptrs = arg(0);
     Value *mask = nargs > 1 ? arg(1) : nullptr;
@@ -164,10 +201,16 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
         return nullptr;
       ops.push_back(other);
     }
-    return emit(OpKind::Load, ops, t, call)->result;
+    if (!hint.empty() && t.isScalar()) {
+      error(call, "eviction hints apply to loads and stores of tiles");
+      return nullptr;
+    }
+    Op *load = emit(OpKind::Load, ops, t, call);
+    load->opcode = hint;
+    return load->result;
   }
   if (n == "store") {
-    if (!want(2, 3))
+    if (!wantOperands(2, 3))
       return nullptr;
     Value *ptrs = arg(0);
     Value *val = arg(1);
@@ -206,7 +249,11 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
     std::vector<Value *> ops = {ptrs, val};
     if (mask)
       ops.push_back(mask);
-    emit(OpKind::Store, ops, Type{}, call, /*hasResult=*/false);
+    if (!hint.empty() && ptrs->type.isScalar()) {
+      error(call, "eviction hints apply to loads and stores of tiles");
+      return nullptr;
+    }
+    emit(OpKind::Store, ops, Type{}, call, /*hasResult=*/false)->opcode = hint;
     return nullptr;
   }
   if (n == "where") {

@@ -4,6 +4,11 @@
 // lane whose mask is true; masked-off lanes are never dereferenced, and the addresses of
 // masked-off lanes may lie outside any allocation (they are formed with integer arithmetic,
 // so even forming them is defined behaviour on the host).
+//
+// Tile loads and stores take an optional last argument, a cache eviction hint (Triton's
+// eviction_policy): tl::evict_first for data used once (streamed through L1 and L2),
+// tl::evict_last for data that many programs read again (kept in L2). Values never depend on
+// it; the interpreter ignores it.
 #pragma once
 
 #include <tilec/tl/elementwise.h>
@@ -135,6 +140,40 @@ void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask = tru
   for (int i = 0; i < P::numel; ++i)
     if (detail::convert<bool>(detail::element_at<typename P::shape>(mask, i)))
       *ptrs.elems[i] = detail::convert<T>(detail::element_at<typename P::shape>(value, i));
+}
+
+/// How long the lines a tile load or store touches should stay in the caches.
+enum class eviction { normal, first, last };
+inline constexpr eviction evict_normal = eviction::normal;
+inline constexpr eviction evict_first = eviction::first;
+inline constexpr eviction evict_last = eviction::last;
+
+/// The loads and stores above with an eviction hint, which does not change their values.
+template <class T, int D0, int... Ds>
+tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs, eviction) {
+  return load(ptrs);
+}
+template <class T, int D0, int... Ds, class M>
+  requires detail::is_mask_v<M>
+tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs, const M &mask,
+                                          eviction) {
+  return load(ptrs, mask);
+}
+template <class T, int D0, int... Ds, class M, class O>
+  requires detail::is_mask_v<M> && detail::is_operand_v<O>
+tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs, const M &mask,
+                                          const O &other, eviction) {
+  return load(ptrs, mask, other);
+}
+template <class T, int D0, int... Ds, class V>
+  requires detail::is_operand_v<V>
+void store(const tile<T *, D0, Ds...> &ptrs, const V &value, eviction) {
+  store(ptrs, value);
+}
+template <class T, int D0, int... Ds, class V, class M>
+  requires detail::is_operand_v<V> && detail::is_mask_v<M>
+void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask, eviction) {
+  store(ptrs, value, mask);
 }
 
 } // namespace tl
