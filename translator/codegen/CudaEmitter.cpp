@@ -66,6 +66,13 @@ std::string KernelEmitter::elem(const Value *v, const std::string &i) {
     return nameOf(v);
   if (materialized(v))
     return v->type.isTile() ? nameOf(v) + "[" + i + "]" : nameOf(v);
+  // C++ computes operators on integers narrower than int in int: a folded result converts
+  // back, so that it wraps and has its type (uint8_t, not int) as a materialized one would.
+  const ElemType &t = v->type.elem;
+  bool narrow = t.isInteger() && t.bits() < 32;
+  if (narrow && (v->def->kind == OpKind::Binary || v->def->kind == OpKind::Unary) &&
+      isOperatorToken(v->def->opcode))
+    return t.cuda() + compute(*v->def, i); // compute gave "(x op y)"
   return compute(*v->def, i);
 }
 

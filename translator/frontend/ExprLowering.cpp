@@ -150,11 +150,13 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
   else
     t.elem = promoteScalars(a->type.elem, b->type.elem);
   bool shift = opcode == "<<" || opcode == ">>";
-  if (shift) {
-    t.elem = a->type.isTile() ? a->type.elem : promoteScalars(a->type.elem, a->type.elem);
+  if (shift && a->type.isScalar() && b->type.isScalar()) {
+    // C++: a scalar shift has the (promoted) type of its left operand.
+    t.elem = promoteScalars(a->type.elem, a->type.elem);
     a = castTo(a, t.elem, at);
   } else {
-    // Both operands are converted to the promoted type first, as Triton does.
+    // Both operands are converted to the promoted type first, as Triton does (and the
+    // interpreter for shifts too: `1 << u8tile` is a uint8 tile).
     a = castTo(a, t.elem, at);
     b = castTo(b, t.elem, at);
   }
@@ -185,6 +187,11 @@ Value *Lowerer::unary(const std::string &opcode, Value *a, const Expr *at) {
   if (opcode == "~" && t.elem.isFloat()) {
     error(at, "operator '~' needs an integer operand");
     return nullptr;
+  }
+  if (t.isScalar() && (opcode == "-" || opcode == "~")) {
+    // C++ promotes a scalar operand first: -uint8_t is an int, -half a float.
+    t.elem = promoteScalars(a->type.elem, a->type.elem);
+    a = castTo(a, t.elem, at);
   }
   if (a->type.elem.isFp8()) { // fp8 operators and math functions compute in float (and give float)
     a = castTo(a, arithmeticType(a->type.elem), at);
@@ -321,9 +328,14 @@ Value *Lowerer::lowerExpr(const Expr *e) {
     return lowerExpr(mt->getSubExpr());
   if (auto *bt = dyn_cast<CXXBindTemporaryExpr>(e))
     return lowerExpr(bt->getSubExpr());
-  if (auto *ce = dyn_cast<CXXConstructExpr>(e))
+  if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
     if (ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
       return lowerExpr(ce->getArg(0));
+    // `tl::half h = x;`: the storage types convert from float implicitly, as in the interpreter.
+    if (ce->getNumArgs() == 1 && ce->getConstructor()->isConvertingConstructor(false))
+      if (auto t = storageType(ce->getType()))
+        return castTo(lowerExpr(ce->getArg(0)), *t, e);
+  }
   if (auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
     Value *v = lowerExpr(ic->getSubExpr());
     if (v && v->type.isScalar() && !v->type.pointer && !ic->getType()->isDependentType() &&
@@ -497,6 +509,12 @@ Value *Lowerer::lowerExpr(const Expr *e) {
       if (md && md->getName() == "to" && md->getTemplateSpecializationArgs()) {
         auto t =
             mapElemType(md->getTemplateSpecializationArgs()->get(0).getAsType(), e->getBeginLoc());
+        return t ? castTo(lowerExpr(mc->getImplicitObjectArgument()), *t, e) : nullptr;
+      }
+      // `float f = h;`: the storage types' implicit `operator float`, as in the interpreter.
+      if (auto *conv = dyn_cast_or_null<CXXConversionDecl>(md);
+          conv && storageType(mc->getObjectType())) {
+        auto t = mapElemType(conv->getConversionType(), e->getBeginLoc());
         return t ? castTo(lowerExpr(mc->getImplicitObjectArgument()), *t, e) : nullptr;
       }
     }

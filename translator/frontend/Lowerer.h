@@ -24,6 +24,9 @@ struct Callee {
   std::vector<clang::TemplateArgumentLoc> templateArgs;
 };
 
+/// tl::half, tl::bfloat16 and the fp8 types (classes in C++); nullopt for other types.
+std::optional<ElemType> storageType(clang::QualType t);
+
 class Lowerer {
 public:
   Lowerer(clang::ASTContext &ctx, Kernel &kernel) : ctx_(ctx), k_(kernel) {}

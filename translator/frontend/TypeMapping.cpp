@@ -37,6 +37,22 @@ static std::optional<ScalarKind> builtinKind(const BuiltinType *b, ASTContext &c
   }
 }
 
+std::optional<ElemType> storageType(QualType qt) {
+  auto *rd = qt.getCanonicalType()->getAsCXXRecordDecl();
+  if (!rd)
+    return std::nullopt;
+  std::string q = rd->getQualifiedNameAsString();
+  if (q == "tl::half")
+    return ElemType::known(ScalarKind::F16);
+  if (q == "tl::bfloat16")
+    return ElemType::known(ScalarKind::BF16);
+  if (q == "tl::float8_e4m3")
+    return ElemType::known(ScalarKind::F8E4M3);
+  if (q == "tl::float8_e5m2")
+    return ElemType::known(ScalarKind::F8E5M2);
+  return std::nullopt;
+}
+
 const NamedDecl *Lowerer::templateParamDecl(const TemplateTypeParmType *t) const {
   if (t->getDecl())
     return t->getDecl();
@@ -59,17 +75,8 @@ std::optional<ElemType> Lowerer::mapElemType(QualType qt, SourceLocation loc) {
     if (p->getDepth() == 0 && p->getIndex() < templateParamNames_.size())
       return ElemType::typeParam(templateParamNames_[p->getIndex()]);
   }
-  if (auto *rd = t->getAsCXXRecordDecl()) {
-    std::string q = rd->getQualifiedNameAsString();
-    if (q == "tl::half")
-      return ElemType::known(ScalarKind::F16);
-    if (q == "tl::bfloat16")
-      return ElemType::known(ScalarKind::BF16);
-    if (q == "tl::float8_e4m3")
-      return ElemType::known(ScalarKind::F8E4M3);
-    if (q == "tl::float8_e5m2")
-      return ElemType::known(ScalarKind::F8E5M2);
-  }
+  if (auto s = storageType(t))
+    return s;
   error(loc, "unsupported element type '" + qt.getAsString() + "' (" + t->getTypeClassName() + ")");
   return std::nullopt;
 }
