@@ -113,6 +113,10 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::ExpandDims:
     return elem(op.operands[0], i); // the same elements, one more (unit) dimension
   case OpKind::Binary:
+    // `%` of floats is fmod, as in the interpreter (C++'s `%` takes integers only).
+    if (op.opcode == "%" && (r->type.elem.is(ScalarKind::F32) || r->type.elem.is(ScalarKind::F64)))
+      return std::string(r->type.elem.is(ScalarKind::F32) ? "fmodf" : "::fmod") + "(" + arg(0) +
+             ", " + arg(1) + ")";
     if (isOperatorToken(op.opcode))
       return "(" + arg(0) + " " + op.opcode + " " + arg(1) + ")";
     return "tilec::" + op.opcode + "(" + arg(0) + ", " + arg(1) + ")";

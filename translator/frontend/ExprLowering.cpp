@@ -115,6 +115,19 @@ bool Lowerer::broadcastPair(Value *&a, Value *&b, const Expr *at) {
   return a && b;
 }
 
+/// Whether `a / b` or `a % b` promotes two integers of different signedness, which the
+/// interpreter rejects: tile with tile, or a bool tile with a signed integer scalar (a scalar
+/// of a kind no higher than the tile's takes the tile's type instead).
+static bool mixedSignednessDivMod(const Type &a, const Type &b) {
+  const ElemType &x = a.elem, &y = b.elem;
+  if (!x.isKnown() || !y.isKnown() || x.isFloat() || y.isFloat() || x.isSigned() == y.isSigned())
+    return false;
+  if (a.isTile() && b.isTile())
+    return true;
+  const ElemType &tile = a.isTile() ? x : y, &scalar = a.isTile() ? y : x;
+  return (a.isTile() || b.isTile()) && tile.is(ScalarKind::Bool) && scalar.isInteger();
+}
+
 static bool isComparison(const std::string &op) {
   return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=";
 }
@@ -137,6 +150,12 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
       t.shape = b->type.shape;
     return emit(OpKind::AddPtr, {a, b}, t, at)->result;
   }
+  bool divMod = opcode == "/" || opcode == "%";
+  if (divMod && mixedSignednessDivMod(a->type, b->type)) {
+    // promotion.h's static_assert, which clang does not reach for dependent operands.
+    error(at, "'/' and '%' need integers of the same signedness (cast one first)");
+    return nullptr;
+  }
   if (!broadcastPair(a, b, at))
     return nullptr;
   Type t;
@@ -149,6 +168,9 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
     t.elem = promoteTileScalar(b->type.elem, a->type.elem);
   else
     t.elem = promoteScalars(a->type.elem, b->type.elem);
+  // The interpreter computes `/` and `%` of half and bfloat16 tiles in float (promotion.h).
+  if (divMod && t.elem.isKnown() && (t.elem.is(ScalarKind::F16) || t.elem.is(ScalarKind::BF16)))
+    t.elem = ElemType::known(ScalarKind::F32);
   bool shift = opcode == "<<" || opcode == ">>";
   if (shift && a->type.isScalar() && b->type.isScalar()) {
     // C++: a scalar shift has the (promoted) type of its left operand.
@@ -162,7 +184,7 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
   }
   if (!a || !b)
     return nullptr;
-  bool bitwise = shift || opcode == "&" || opcode == "|" || opcode == "^" || opcode == "%";
+  bool bitwise = shift || opcode == "&" || opcode == "|" || opcode == "^";
   if (bitwise && (t.elem.isFloat())) {
     error(at, "operator '" + opcode + "' needs integer operands");
     return nullptr;
@@ -184,6 +206,9 @@ Value *Lowerer::unary(const std::string &opcode, Value *a, const Expr *at) {
   }
   if (opcode == "!")
     t.elem = ElemType::known(ScalarKind::Bool);
+  // `~` on a bool tile is logical not in the interpreter (int1); C++'s `~` would give true.
+  if (opcode == "~" && t.elem.is(ScalarKind::Bool) && t.isTile())
+    return unary("!", a, at);
   if (opcode == "~" && t.elem.isFloat()) {
     error(at, "operator '~' needs an integer operand");
     return nullptr;
@@ -445,14 +470,15 @@ Value *Lowerer::lowerExpr(const Expr *e) {
     // Resolved overloaded operators (non-dependent code): map back to the operator.
     OverloadedOperatorKind ok = oc->getOperator();
     const char *spelling = getOperatorSpelling(ok);
-    if (oc->getNumArgs() == 2 && ok != OO_Call && ok != OO_Subscript) {
-      std::string s = spelling;
-      if (s.size() > 1 && s.back() == '=' && s != "==" && s != "!=" && s != "<=" && s != ">=") {
-        error(e, "compound assignment must assign to a local variable");
-        return nullptr;
-      }
-      return binary(s, lowerExpr(oc->getArg(0)), lowerExpr(oc->getArg(1)), e);
+    if (oc->isAssignmentOp()) { // `t = ...`, `t += ...` on a tile or a storage type
+      lowerStmt(oc);
+      auto *lhs = oc->getNumArgs() == 2
+                      ? dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts())
+                      : nullptr;
+      return lhs && vars_.count(lhs->getDecl()) ? vars_[lhs->getDecl()] : nullptr;
     }
+    if (oc->getNumArgs() == 2 && ok != OO_Call && ok != OO_Subscript)
+      return binary(spelling, lowerExpr(oc->getArg(0)), lowerExpr(oc->getArg(1)), e);
     if (oc->getNumArgs() == 1 && (ok == OO_Minus || ok == OO_Tilde || ok == OO_Exclaim))
       return unary(spelling, lowerExpr(oc->getArg(0)), e);
     error(e, std::string("operator '") + spelling + "' is not supported in kernels");

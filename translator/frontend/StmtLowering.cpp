@@ -73,21 +73,38 @@ void Lowerer::lowerStmt(const Stmt *s) {
     emit(OpKind::Return, {}, Type{}, nullptr, /*hasResult=*/false);
     return;
   }
+  // `x = y` and `x op= y`: built-in operators, or the class's operator= on tiles and the
+  // storage types (non-dependent code), which convert to x's type the same way.
+  const Expr *lhsExpr = nullptr, *rhsExpr = nullptr;
+  std::string compoundOp; // "+" for `+=`; empty for `=`
   if (auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) {
-    auto *lhs = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
+    lhsExpr = bo->getLHS();
+    rhsExpr = bo->getRHS();
+    if (bo->isCompoundAssignmentOp())
+      compoundOp = BinaryOperator::getOpcodeStr(
+                       BinaryOperator::getOpForCompoundAssignment(bo->getOpcode()))
+                       .str();
+  } else if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s);
+             oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
+    lhsExpr = oc->getArg(0);
+    rhsExpr = oc->getArg(1);
+    if (oc->getOperator() != OO_Equal) {
+      std::string spelling = getOperatorSpelling(oc->getOperator());
+      compoundOp = spelling.substr(0, spelling.size() - 1);
+    }
+  }
+  if (lhsExpr) {
+    auto *lhs = dyn_cast<DeclRefExpr>(lhsExpr->IgnoreParenImpCasts());
     if (!lhs || !vars_.count(lhs->getDecl())) {
-      error(bo->getLHS(), "only local variables can be assigned");
+      error(lhsExpr, "only local variables can be assigned");
       return;
     }
-    Value *rhs = lowerExpr(bo->getRHS());
-    if (bo->isCompoundAssignmentOp()) {
-      std::string op =
-          BinaryOperator::getOpcodeStr(BinaryOperator::getOpForCompoundAssignment(bo->getOpcode()))
-              .str();
+    Value *rhs = lowerExpr(rhsExpr);
+    if (!compoundOp.empty()) {
       Value *old = vars_[lhs->getDecl()];
-      rhs = binary(op, old, rhs, bo);
+      rhs = binary(compoundOp, old, rhs, cast<Expr>(s));
       if (rhs && old && !old->type.pointer)
-        rhs = castTo(rhs, old->type.elem, bo); // `x += y` keeps x's type
+        rhs = castTo(rhs, old->type.elem, cast<Expr>(s)); // `x += y` keeps x's type
     }
     if (rhs)
       assign(lhs->getDecl(), rhs, s);
@@ -106,11 +123,6 @@ void Lowerer::lowerStmt(const Stmt *s) {
       v = castTo(v, old->type.elem, uo);
     if (v)
       assign(ref->getDecl(), v, s);
-    return;
-  }
-  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->isAssignmentOp()) {
-    error(s, "assignment through an overloaded operator is not supported; assign to a local "
-             "variable declared with auto");
     return;
   }
   if (auto *is = dyn_cast<IfStmt>(s))
