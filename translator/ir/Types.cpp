@@ -180,7 +180,7 @@ ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar) {
     if (!tile.isFloat() && scalar.isFloat())
       return arithmeticType(scalar); // int tile * 0.5f -> float tile, as in Triton
     if (tile.is(ScalarKind::Bool) && scalar.isInteger())
-      return ElemType::known(ScalarKind::I32); // bool tile + 1 -> int32
+      return scalar; // bool tile + 1 -> int32, + 1u -> uint32, + int64_t(1) -> int64
   }
   return tile;
 }
