@@ -79,11 +79,13 @@ TEST(Promotion, ScalarDoesNotWidenTile) {
   EXPECT_EQ(promoteTileScalar(k(S::I8), k(S::I32)), k(S::I8));
   EXPECT_EQ(promoteTileScalar(k(S::F32), k(S::I64)), k(S::F32));
   // Except an integer tile with a floating scalar, which takes the scalar's type (as in
-  // Triton), and a bool tile with an integer, which gives int.
+  // Triton), and a bool tile with an integer, which takes the integer's type (as the
+  // interpreter does).
   EXPECT_EQ(promoteTileScalar(k(S::I32), k(S::F32)), k(S::F32));
   EXPECT_EQ(promoteTileScalar(k(S::U8), k(S::F64)), k(S::F64));
   EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::I32)), k(S::I32));
-  EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::U8)), k(S::I32));
+  EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::U8)), k(S::U8));
+  EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::I64)), k(S::I64));
   EXPECT_EQ(promoteTileScalar(ElemType::typeParam("T"), k(S::F32)).cuda(), "T");
 }
 
