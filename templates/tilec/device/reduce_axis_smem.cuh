@@ -25,9 +25,11 @@ struct LastOp {
 
 namespace detail {
 /// One line along DIM of a P tile, in the row-major order of P's tile: where the line of
-/// slice element j starts, how far apart its elements are, and how many there are.
+/// slice element j starts, how far apart its elements are, and how many there are. stride()
+/// and length() also take rank-1 layouts (Blocked1D, slices of rank-2 layouts): one line.
 template <class P, int DIM> struct AxisLine {
   static constexpr bool LIN = is_linear_layout<P>::value;
+  static constexpr bool RANK1 = !LIN && !is_rank2_layout<P>::value;
   __host__ __device__ static constexpr int axis() { // the axis of P's [D0, D1, D2]
     if constexpr (LIN)
       return kept_axis(P::KEPT, DIM);
@@ -38,12 +40,16 @@ template <class P, int DIM> struct AxisLine {
   __host__ __device__ static constexpr int stride() {
     if constexpr (LIN)
       return P::linear_of(AXIS == 0, AXIS == 1, AXIS == 2);
+    else if constexpr (RANK1)
+      return 1;
     else
       return DIM == 1 ? 1 : P::COLS;
   }
   __host__ __device__ static constexpr int length() {
     if constexpr (LIN)
       return AXIS == 0 ? P::SIZE0 : AXIS == 1 ? P::SIZE1 : P::SIZE2;
+    else if constexpr (RANK1)
+      return P::TILE_SIZE;
     else
       return DIM == 1 ? P::COLS : P::ROWS;
   }
@@ -67,11 +73,7 @@ template <class P, int DIM, class T, class Op>
 __device__ inline void reduce_axis_smem(const T *v, T *out, Op op, int tid, unsigned char *smem) {
   using Line = detail::AxisLine<P, DIM>;
   T *buf = reinterpret_cast<T *>(smem);
-  if (P::owner(tid))
-#pragma unroll
-    for (int i = 0; i < P::ELEMS; ++i)
-      buf[linear_index<P>(tid, i)] = v[i];
-  __syncthreads();
+  stage_row_major<P>(v, buf, tid);
 #pragma unroll
   for (int j = 0; j < Slice<P, DIM>::ELEMS; ++j) {
     const int start = Line::start(tid, j);
@@ -92,11 +94,7 @@ __device__ inline void arg_reduce_axis_smem(const T *v, int *out, int tid, unsig
   using C = detail::ArgCandidate<T>;
   detail::ArgCombine<IS_MAX, T, NAN_WINS> combine;
   T *buf = reinterpret_cast<T *>(smem);
-  if (P::owner(tid))
-#pragma unroll
-    for (int i = 0; i < P::ELEMS; ++i)
-      buf[linear_index<P>(tid, i)] = v[i];
-  __syncthreads();
+  stage_row_major<P>(v, buf, tid);
 #pragma unroll
   for (int j = 0; j < Slice<P, DIM>::ELEMS; ++j) {
     const int start = Line::start(tid, j);

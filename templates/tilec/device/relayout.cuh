@@ -38,6 +38,23 @@ template <class L> __host__ __device__ constexpr int tile_elements() {
     return L::TILE_SIZE;
 }
 
+/// Shared-memory slot of row-major position i: i itself, or with PAD one padding element
+/// after every 32 (threads walking lines 32 elements apart then use different banks).
+template <bool PAD = false> __host__ __device__ constexpr int row_major_slot(int i) {
+  return PAD ? i + i / 32 : i;
+}
+
+/// The owners of the L tile `v` write its elements to their row-major slots in `buf`, then the
+/// block synchronizes: every thread may read any element. All threads of the block call it.
+template <class L, bool PAD = false, class T>
+__device__ inline void stage_row_major(const T *v, T *buf, int tid) {
+  if (L::owner(tid))
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; ++i)
+      buf[row_major_slot<PAD>(linear_index<L>(tid, i))] = v[i];
+  __syncthreads();
+}
+
 /// Padding (in elements) after each row of a transposed tile in shared memory, so that the
 /// reads down a column fall in different banks.
 template <class T> __host__ __device__ constexpr int transpose_pad() {
@@ -72,11 +89,7 @@ template <class From, class To, class T>
 __device__ inline void reshape(const T *in, T *out, int tid, unsigned char *smem) {
   static_assert(tile_elements<From>() == tile_elements<To>(), "a reshape keeps the element count");
   T *buf = reinterpret_cast<T *>(smem);
-  if (From::owner(tid))
-#pragma unroll
-    for (int i = 0; i < From::ELEMS; ++i)
-      buf[linear_index<From>(tid, i)] = in[i];
-  __syncthreads();
+  stage_row_major<From>(in, buf, tid);
 #pragma unroll
   for (int j = 0; j < To::ELEMS; ++j)
     out[j] = buf[linear_index<To>(tid, j)];
@@ -108,11 +121,7 @@ __device__ inline void permute(const T *in, T *out, int tid, unsigned char *smem
   constexpr int Q0 = detail::pick3(P0, S1 * S2, S2, 1), Q1 = detail::pick3(P1, S1 * S2, S2, 1),
                 Q2 = detail::pick3(P2, S1 * S2, S2, 1);
   T *buf = reinterpret_cast<T *>(smem);
-  if (From::owner(tid))
-#pragma unroll
-    for (int i = 0; i < From::ELEMS; ++i)
-      buf[linear_index<From>(tid, i)] = in[i];
-  __syncthreads();
+  stage_row_major<From>(in, buf, tid);
 #pragma unroll
   for (int j = 0; j < To::ELEMS; ++j) {
     const int o = linear_index<To>(tid, j);
