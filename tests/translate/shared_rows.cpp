@@ -17,5 +17,5 @@ TILEC_KERNEL void shared_rows(const tl::half *a, const tl::half *b, float *c, in
 
 // IR:      = convert_layout %{{[0-9]+}} : tile<float*, BM, 1> #[[SLICE:[0-9]+]]
 // IR:      = convert_layout %{{[0-9]+}} : tile<bool, BM, 1> #[[SLICE]]
-// CU:      tilec::convert_layout<[[FROM:L[0-9]+]], [[TO:L[0-9]+]]>({{t[0-9]+}}, {{t[0-9]+}}, tid, smem);
-// CU:      tilec::convert_layout<[[FROM]], [[TO]]>({{t[0-9]+}}, {{t[0-9]+}}, tid, smem);
+// CU:      tilec::convert_layout<[[FROM:L[0-9]+]], [[TO:L[0-9]+]], float*, THREADS>({{t[0-9]+}}, {{t[0-9]+}}, tid, smem);
+// CU:      tilec::convert_layout<[[FROM]], [[TO]], bool, THREADS>({{t[0-9]+}}, {{t[0-9]+}}, tid, smem);

@@ -23,6 +23,15 @@ AxisInfo operandInfo(const Value *v) {
 // Facts are about the last (contiguous) dimension of a tile.
 SymExpr tileSize(const Value *v) { return v->type.isTile() ? v->type.shape.back() : kAll; }
 
+/// Contiguity of `x * factor` for a compile-time `factor`: x's runs when it is 1.
+SymExpr unitFactorContiguity(const SymExpr &factor, const SymExpr &runs) {
+  if (factor.isConst())
+    return factor.isConst(1) ? runs : SymExpr(1);
+  if (factor.str().find_first_of(".\"'") != std::string::npos)
+    return 1; // a floating or character literal is not an integer stride
+  return symSelect("(" + factor.str() + ") == 1", runs, 1);
+}
+
 AxisInfo binaryInfo(const Op &op) {
   AxisInfo a = operandInfo(op.operands[0]), b = operandInfo(op.operands[1]), r;
   const std::string &o = op.opcode;
@@ -35,6 +44,12 @@ AxisInfo binaryInfo(const Op &op) {
     r.divisibility = symGcd(a.divisibility, b.divisibility);
   } else if (o == "*") {
     r.divisibility = a.divisibility * b.divisibility;
+    // Times a compile-time 1 (a unit stride given as a template parameter) keeps the runs.
+    if (const Op *c = op.operands[1]->def; c && c->kind == OpKind::Constant && !c->attrs.empty())
+      r.contiguity = unitFactorContiguity(c->attrs[0], a.contiguity);
+    else if (const Op *c0 = op.operands[0]->def;
+             c0 && c0->kind == OpKind::Constant && !c0->attrs.empty())
+      r.contiguity = unitFactorContiguity(c0->attrs[0], b.contiguity);
   } else if (o == "%" && op.operands[1]->type.isScalar()) {
     // Runs stay consecutive between multiples of the divisor: keep the aligned sub-runs.
     SymExpr aligned = symGcd(a.divisibility, b.divisibility);

@@ -146,6 +146,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Load:
   case OpKind::Store:
   case OpKind::Dot:
+  case OpKind::LocalAlloc:
     break;
   }
   return "/*unreachable*/";
@@ -163,6 +164,8 @@ void KernelEmitter::emitOp(const Op &op) {
     return op.pipelined ? emitPipelinedFor(op) : emitFor(op);
   if (op.kind == OpKind::Dot)
     return emitDot(op);
+  if (op.kind == OpKind::LocalAlloc)
+    return emitLocalAlloc(op);
   if (op.kind == OpKind::If)
     return emitIf(op);
   if (op.kind == OpKind::While)

@@ -145,8 +145,8 @@ void KernelEmitter::emitRelayout(const Op &op) {
     *out_ << "  // " << nameOf(in) << " moved from layout " << from << " to " << to
           << " through shared memory\n";
     *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
-    *out_ << "  tilec::convert_layout<" << from << ", " << to << ">(" << nameOf(in) << ", " << name
-          << ", tid, smem);\n";
+    *out_ << "  tilec::convert_layout<" << from << ", " << to << ", " << T << ", THREADS>("
+          << nameOf(in) << ", " << name << ", tid, smem);\n";
     return;
   }
   if (op.kind == OpKind::Trans && op.attrs.size() == 3) { // tl::permute of a rank-3 tile

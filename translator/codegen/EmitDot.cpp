@@ -21,8 +21,9 @@ std::string stageBytes(const Value *load) {
 }
 } // namespace
 
-std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages) {
-  // Pipelined loops run one after another and drain before they end: they share the bytes.
+/// Bytes of the pipelined loops' stage rings, or "" without any. Pipelined loops run one after
+/// another and drain before they end: they share the bytes.
+static std::string stageRingBytes(const Kernel &k, const std::string &numStages) {
   std::vector<std::string> perLoop;
   walk(k, [&](const Op &op) {
     if (!op.pipelined)
@@ -41,7 +42,53 @@ std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages) {
   return bytes;
 }
 
+/// `bytes` rounded up to 1024 (where the tensor cores' swizzled tiles must start), as host and
+/// device C++ alike.
+static std::string roundUp1024(const std::string &bytes) {
+  return "((" + bytes + " + 1023) / 1024 * 1024)";
+}
+
+/// The local_alloc buffers, after the stage rings, each with its offset in dynamic shared
+/// memory; `end` is set to the bytes they all need (or "" without any buffer).
+static std::vector<std::pair<const Op *, std::string>>
+localBuffers(const Kernel &k, const std::string &numStages, std::string &end) {
+  std::vector<std::pair<const Op *, std::string>> out;
+  std::string rings = stageRingBytes(k, numStages);
+  end = rings;
+  walk(k, [&](const Op &op) {
+    if (op.kind != OpKind::LocalAlloc)
+      return;
+    std::string offset = end.empty() ? "0" : roundUp1024(end);
+    out.push_back({&op, offset});
+    end = (offset == "0" ? "" : offset + " + ") + stageBytes(op.result);
+  });
+  return out;
+}
+
+std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages) {
+  std::string end;
+  localBuffers(k, numStages, end);
+  return end;
+}
+
 namespace emit {
+/// A tl::dot operand that stays the same over a loop: copied once into its own buffer.
+void KernelEmitter::emitLocalAlloc(const Op &op) {
+  comment(op);
+  const Value *v = op.operands[0], *r = op.result;
+  std::string end, offset;
+  for (auto &[o, off] : localBuffers(k_, "NUM_STAGES", end))
+    if (o == &op)
+      offset = off;
+  std::string T = r->type.elem.cuda(), name = nameOf(r);
+  *out_ << "  // " << nameOf(v) << ", copied to shared memory once for the tensor cores "
+        << "(local_alloc)\n";
+  *out_ << "  " << T << "* " << name << " = reinterpret_cast<" << T << "*>(dsmem + " << offset
+        << ");\n";
+  *out_ << "  tilec::store_to_smem<" << layoutOf(v) << ", " << smemTileType(v) << ">(" << nameOf(v)
+        << ", " << name << ", tid);\n";
+  *out_ << "  __syncthreads();\n";
+}
 
 std::string KernelEmitter::smemTileType(const Value *operand) {
   const Type &t = operand->type;
@@ -60,30 +107,38 @@ void KernelEmitter::emitDot(const Op &op) {
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << elem(acc, "i")
         << ";\n";
-  auto staged = [&](const Value *v) { return v->def && v->def->asyncCopy; };
-  std::string pa, pb;
-  if (staged(a) && staged(b)) {
-    pa = stageOf(a), pb = stageOf(b);
-  } else {
-    // Register operands go through the scratch buffer: A, then B.
-    std::string sa = names_.fresh(name + "_a"), sb = names_.fresh(name + "_b");
+  // Each operand is read where it already is in shared memory (a pipeline stage, a
+  // local_alloc buffer); register operands go through the scratch buffer (A, then B).
+  std::string src[2];
+  bool scratch = false;
+  for (int i = 0; i < 2; ++i) {
+    const Value *v = op.operands[size_t(i)];
+    if (v->type.shared)
+      src[i] = nameOf(v);
+    else if (v->def && v->def->asyncCopy)
+      src[i] = stageOf(v);
+    else
+      scratch = true;
+  }
+  if (scratch) {
     needSmem("tilec::dot_scratch_bytes<" + tileA + ", " + tileB + ">()");
     smemHoldsDotOperands_ = true;
-    *out_ << "  // the operands, to shared memory for the tensor cores\n";
-    *out_ << "  " << T << "* " << sa << " = reinterpret_cast<" << T << "*>(smem);\n";
-    *out_ << "  " << T << "* " << sb << " = " << sa << " + " << tileA << "::ELEMS;\n";
-    for (auto [v, dst, tile] : {std::tuple{a, sa, tileA}, std::tuple{b, sb, tileB}}) {
-      if (staged(v))
-        *out_ << "  for (int i = tid; i < " << tile << "::ELEMS; i += THREADS) " << dst
-              << "[i] = " << stageOf(v) << "[i];\n"
-              << "  tilec::fence_shared_for_async_proxy();\n";
-      else
-        *out_ << "  tilec::store_to_smem<" << layoutOf(v) << ", " << tile << ">(" << nameOf(v)
-              << ", " << dst << ", tid);\n";
-    }
+    *out_ << "  // register operands, to shared memory for the tensor cores\n";
+    bool fromRegisters[2] = {src[0].empty(), src[1].empty()};
+    for (int i = 0; i < 2; ++i)
+      if (fromRegisters[i]) {
+        src[i] = names_.fresh(name + (i == 0 ? "_a" : "_b"));
+        *out_ << "  " << T << "* " << src[i] << " = reinterpret_cast<" << T << "*>(smem)"
+              << (i == 0 ? "" : " + " + tileA + "::ELEMS") << ";\n";
+      }
+    for (int i = 0; i < 2; ++i)
+      if (fromRegisters[i])
+        *out_ << "  tilec::store_to_smem<" << layoutOf(op.operands[size_t(i)]) << ", "
+              << (i == 0 ? tileA : tileB) << ">(" << nameOf(op.operands[size_t(i)]) << ", "
+              << src[i] << ", tid);\n";
     *out_ << "  __syncthreads();\n";
-    pa = sa, pb = sb;
   }
+  const std::string &pa = src[0], &pb = src[1];
   std::string transposed;
   for (int i = 0; i < 2; ++i)
     if (op.dotTransposed[i])
@@ -95,7 +150,7 @@ void KernelEmitter::emitDot(const Op &op) {
                  (op.dotTransposed[1] ? "true" : "false");
   *out_ << "  tilec::dot_smem<" << L << ", " << tileA << ", " << tileB << ", " << precision
         << transposed << ">(" << pa << ", " << pb << ", " << name << ", tid);\n";
-  if (!(staged(a) && staged(b)))
+  if (scratch)
     *out_ << "  __syncthreads(); // the scratch buffer is free again\n";
 }
 

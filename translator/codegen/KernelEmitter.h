@@ -134,6 +134,7 @@ private:
   std::vector<bool> findAdvancingPointers(const Op &loop);
   std::string smemTileType(const Value *operand);
   void emitDot(const Op &op);
+  void emitLocalAlloc(const Op &op);
   std::string stageOf(const Value *load);
   void emitAsyncCopy(const Op &op);
   void emitPart(const Op &loop, bool producer);

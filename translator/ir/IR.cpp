@@ -56,6 +56,8 @@ const char *opKindName(OpKind k) {
     return "atomic";
   case OpKind::Dot:
     return "dot";
+  case OpKind::LocalAlloc:
+    return "local_alloc";
   case OpKind::Print:
     return "print";
   case OpKind::Assert:

@@ -45,7 +45,9 @@ enum class OpKind {
   Random,        // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
   Atomic,        // `opcode` add/max/min/xchg/cas; operands: ptrs, [cmp,] value [, mask]
   Dot,           // a [M, K] x b [K, N] + acc [M, N] on tensor cores; `opcode` the float
-                 // precision ("tf32" or "ieee"); operands: a, b, acc
+                 // precision ("tf32" or "ieee"); operands: a, b, acc (a and b may be smem tiles)
+  LocalAlloc,    // a register tile copied into a shared-memory buffer of its own (an smem
+                 // tile), for the tensor cores to read many times
   Print,         // tl::device_print: `opcode` the message; operands: the values printed
   Assert,        // tl::device_assert: `opcode` the message; operand: the condition
   For,           // operands: lower, upper, step, carried inits; region 0 args: induction var,

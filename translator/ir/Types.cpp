@@ -205,7 +205,7 @@ std::string Type::cudaElem() const {
 std::string Type::str() const {
   if (isScalar())
     return cudaElem();
-  std::string s = "tile<" + cudaElem();
+  std::string s = (shared ? "smem<" : "tile<") + cudaElem();
   for (auto &d : shape)
     s += ", " + d.str();
   return s + ">";

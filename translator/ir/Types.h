@@ -77,6 +77,7 @@ struct Type {
   bool pointer = false;       // a pointer to `elem`
   bool pointeeConst = false;  // `const T*`
   std::vector<SymExpr> shape; // empty for scalars
+  bool shared = false;        // a tile held in shared memory (local_alloc), for tl::dot
 
   bool isTile() const { return !shape.empty(); }
   bool isScalar() const { return shape.empty(); }

@@ -262,10 +262,9 @@ std::string Assigner::run(const Op **where) {
         if (!err.empty())
           return;
         if (op.kind == OpKind::Reduce && op.result && op.result->type.isTile()) {
+          // A dot result is reduced where the tensor cores left it: its rows or columns
+          // land in a slice of the mma layout.
           int p = layoutOf(op.operands[0]);
-          // A dot result is reduced in the blocked layout of its shape (converted in step 5).
-          if (p >= 0 && k_.layouts[size_t(p)].kind == Layout::Kind::Mma)
-            p = blocked(op.operands[0]->type.shape);
           if (p >= 0 && layoutOf(op.result) < 0) {
             groupLayout_[g_.find(op.result->id)] = slice(p, int(op.attrs[0].value()));
             changed = true;
@@ -357,14 +356,14 @@ std::string Assigner::run(const Op **where) {
       err = "this operation on a tl::dot result (or a tile computed from one) is not "
             "translated yet: scans, trans and reshape need a blocked tile";
     }
-    // Reductions of a dot result work on a blocked copy of it.
-    if (op->kind == OpKind::Reduce && fromMma)
+    // Whole-tile reductions of a dot result work on a blocked copy of it (their device
+    // code counts each element once, and mma tiles can be held by several warps).
+    if (op->kind == OpKind::Reduce && fromMma && op->result->type.isScalar())
       todo.push_back({op, blocked(in->type.shape)});
     // An axis reduction writes the slice of its operand's layout; a result whose group took
     // another layout first (a rank-3 tile's, say) gets a converted copy.
     if (op->kind == OpKind::Reduce && op->result->type.isTile()) {
-      int p = fromMma ? blocked(in->type.shape) : in->layout;
-      int want = slice(p, int(op->attrs[0].value()));
+      int want = slice(in->layout, int(op->attrs[0].value()));
       if (op->result->layout != want)
         reslice.push_back({op, want});
     }

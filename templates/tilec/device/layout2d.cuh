@@ -88,10 +88,29 @@ template <class P> struct Slice<P, 0> {
 /// The same rank-1 tile moved from layout From to layout To (each a Blocked1D or a Slice)
 /// through shared memory: owners write their elements at their tile coordinates, then every
 /// thread reads the ones it holds in To. `smem` holds From::TILE_SIZE elements; all threads
-/// of the block must call it; it leaves `smem` free again.
-template <class From, class To, class T>
+/// of the block must call it; it leaves `smem` free again. Given THREADS, layouts that place
+/// the elements alike (same_placement) copy registers instead.
+/// True when layouts From and To of a rank-1 tile put the same coordinates in the same
+/// registers of every thread (the row slices of two tl::dot results split alike over warps).
+template <class From, class To, int THREADS> __device__ constexpr bool same_placement() {
+  if (From::TILE_SIZE != To::TILE_SIZE || From::ELEMS != To::ELEMS)
+    return false;
+  for (int tid = 0; tid < THREADS; ++tid)
+    for (int i = 0; i < From::ELEMS; ++i)
+      if (From::coord(tid, i) != To::coord(tid, i))
+        return false;
+  return true;
+}
+
+template <class From, class To, class T, int THREADS = 0>
 __device__ inline void convert_layout(const T *in, T *out, int tid, unsigned char *smem) {
   static_assert(From::TILE_SIZE == To::TILE_SIZE, "a conversion keeps the tile's size");
+  if constexpr (THREADS > 0 && same_placement<From, To, THREADS>()) {
+#pragma unroll
+    for (int i = 0; i < To::ELEMS; ++i)
+      out[i] = in[i];
+    return;
+  }
   T *buf = reinterpret_cast<T *>(smem);
   if (From::owner(tid))
 #pragma unroll

@@ -138,3 +138,62 @@ TILEC_KERNEL void dot_softmax(const tl::half *a, const tl::half *b, float *out) 
   tl::store(out + tl::expand_dims<1>(tl::arange<0, BM>()) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
             p / tl::expand_dims<1>(tl::sum<1>(p)));
 }
+
+// The same c = a @ b written the other ways users write it: the K offsets recomputed from
+// the loop index each iteration (no pointers carried), and masks on every dimension. The
+// translator pipelines it like dot_loop (the offsets are recomputed in each operand's layout).
+template <int BM, int BN, int BK, class T, class Acc>
+TILEC_KERNEL void dot_loop_offsets(const T *a, const T *b, Acc *c, int m, int n, int k) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<Acc, BM, BN>();
+  for (int kb = 0; kb < tl::cdiv(k, BK); ++kb) {
+    auto rk = kb * BK + tl::arange<0, BK>();
+    auto av = tl::load(a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk),
+                       (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k), 0);
+    auto bv = tl::load(b + tl::expand_dims<1>(rk) * n + tl::expand_dims<0>(rn),
+                       (tl::expand_dims<1>(rk) < k) && (tl::expand_dims<0>(rn) < n), 0);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * n + tl::expand_dims<0>(rn), acc,
+            (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rn) < n));
+}
+
+// c = a @ w^T with w stored [n, k] (an nn.Linear weight), read as a [BK, BN] tile whose
+// elements are contiguous down its columns: the translator loads it as [BN, BK] rows and
+// the tensor cores read it transposed.
+template <int BM, int BN, int BK, class T, class Acc>
+TILEC_KERNEL void dot_loop_wnk(const T *a, const T *w, Acc *c, int m, int n, int k) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<Acc, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto rk = k0 + tl::arange<0, BK>();
+    auto av = tl::load(a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk),
+                       (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k), 0);
+    auto wv = tl::load(w + tl::expand_dims<0>(rn) * k + tl::expand_dims<1>(rk),
+                       (tl::expand_dims<1>(rk) < k) && (tl::expand_dims<0>(rn) < n), 0);
+    acc = tl::dot(av, wv, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * n + tl::expand_dims<0>(rn), acc,
+            (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rn) < n));
+}
+
+// c = a @ b with a's column stride a template parameter (1 here): vector loads as with a
+// literal 1.
+template <int BM, int BN, int BK, class T, class Acc, int STRIDE_AK>
+TILEC_KERNEL void dot_loop_stride(const T *a, const T *b, Acc *c, int m, int n, int k) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<Acc, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto rk = k0 + tl::arange<0, BK>();
+    auto av = tl::load(a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk) * STRIDE_AK,
+                       (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k), 0);
+    auto bv = tl::load(b + tl::expand_dims<1>(rk) * n + tl::expand_dims<0>(rn),
+                       (tl::expand_dims<1>(rk) < k) && (tl::expand_dims<0>(rn) < n), 0);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * n + tl::expand_dims<0>(rn), acc,
+            (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rn) < n));
+}

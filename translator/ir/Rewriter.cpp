@@ -1,0 +1,162 @@
+#include "ir/Rewriter.h"
+
+namespace tilec {
+
+void walkOps(Region &r, const std::function<void(Op &)> &fn) {
+  for (auto &op : r.ops) {
+    fn(*op);
+    for (auto &sub : op->regions)
+      walkOps(*sub, fn);
+  }
+}
+
+static bool locateIn(Region &r, const Op *op, OpPosition &pos) {
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    if (r.ops[i].get() == op) {
+      pos = {&r, i};
+      return true;
+    }
+    for (auto &sub : r.ops[i]->regions)
+      if (locateIn(*sub, op, pos))
+        return true;
+  }
+  return false;
+}
+
+OpPosition locate(Kernel &k, const Op *op) {
+  OpPosition pos;
+  locateIn(k.body, op, pos);
+  return pos;
+}
+
+bool isSideEffectFree(OpKind kind) {
+  switch (kind) {
+  case OpKind::Param:
+  case OpKind::Constant:
+  case OpKind::ProgramId:
+  case OpKind::NumPrograms:
+  case OpKind::Arange:
+  case OpKind::Splat:
+  case OpKind::Broadcast:
+  case OpKind::Binary:
+  case OpKind::Unary:
+  case OpKind::Ternary:
+  case OpKind::Select:
+  case OpKind::Cast:
+  case OpKind::Bitcast:
+  case OpKind::AddPtr:
+  case OpKind::Hint:
+  case OpKind::ExpandDims:
+  case OpKind::ConvertLayout:
+  case OpKind::Trans:
+  case OpKind::Reshape:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Builder::Builder(Kernel &k, Op *anchor, bool after) : k_(k), anchor_(anchor) {
+  pos_ = locate(k, anchor);
+  next_ = pos_.index + (after ? 1 : 0);
+}
+
+Op *Builder::create(OpKind kind, std::vector<Value *> operands, Type type, bool hasResult) {
+  auto op = std::make_unique<Op>();
+  op->kind = kind;
+  op->operands = std::move(operands);
+  for (Value *v : op->operands)
+    v->uses++;
+  op->loc = anchor_->loc;
+  op->line = anchor_->line;
+  if (hasResult) {
+    op->result = k_.newValue(std::move(type));
+    op->result->def = op.get();
+  }
+  Op *raw = op.get();
+  if (pos_.region) {
+    pos_.region->ops.insert(pos_.region->ops.begin() + long(next_), std::move(op));
+    ++next_;
+  }
+  return raw;
+}
+
+Op *Builder::clone(const Op &op, std::vector<Value *> operands, Type type) {
+  Op *c = create(op.kind, std::move(operands), std::move(type), op.result != nullptr);
+  c->opcode = op.opcode;
+  c->attrs = op.attrs;
+  c->axis = op.axis;
+  c->srcText = op.srcText;
+  c->loc = op.loc;
+  c->line = op.line;
+  if (c->result && op.result) {
+    c->result->info = op.result->info;
+    c->result->layout = op.result->layout;
+  }
+  return c;
+}
+
+static void replaceIn(Region &r, Value *from, Value *to, const Op *except) {
+  for (auto &op : r.ops) {
+    if (op.get() != except)
+      for (Value *&v : op->operands)
+        if (v == from) {
+          v = to;
+          from->uses--;
+          to->uses++;
+        }
+    for (auto &sub : op->regions)
+      replaceIn(*sub, from, to, except);
+  }
+  for (Value *&v : r.yields)
+    if (v == from) {
+      v = to;
+      from->uses--;
+      to->uses++;
+    }
+}
+
+void replaceAllUses(Kernel &k, Value *from, Value *to, const Op *except) {
+  if (from != to)
+    replaceIn(k.body, from, to, except);
+}
+
+void eraseOp(Kernel &k, Op *op) {
+  OpPosition pos = locate(k, op);
+  if (!pos.region)
+    return;
+  for (Value *v : op->operands)
+    v->uses--;
+  if (op->result)
+    op->result->def = nullptr;
+  pos.region->ops.erase(pos.region->ops.begin() + long(pos.index));
+}
+
+void eraseIfDead(Kernel &k, Value *v) {
+  Op *def = v->def;
+  if (!def || v->uses != 0 || def->kind == OpKind::Param || !isSideEffectFree(def->kind))
+    return;
+  std::vector<Value *> operands = def->operands;
+  eraseOp(k, def);
+  for (Value *o : operands)
+    eraseIfDead(k, o);
+}
+
+static void countIn(Region &r) {
+  for (auto &op : r.ops) {
+    for (Value *v : op->operands)
+      v->uses++;
+    for (auto &sub : op->regions)
+      countIn(*sub);
+  }
+  for (Value *v : r.yields)
+    v->uses++;
+}
+
+void recountUses(Kernel &k) {
+  for (auto &v : k.values)
+    v->uses = 0;
+  countIn(k.body);
+}
+
+} // namespace tilec

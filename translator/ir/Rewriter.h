@@ -1,0 +1,69 @@
+// Rewriter: the mutations passes make to the IR, keeping use counts and program order valid.
+//
+// Passes change the IR only through these functions (or by setting an op's own fields):
+//   walkOps            visits every op, mutable, nested regions right after their op
+//   locate             the region and position of an op
+//   Builder            creates ops right before (or after) a given op
+//   replaceAllUses     makes every reader of a value (operands, region yields) read another
+//   eraseOp            removes an op whose result nobody reads
+//   eraseIfDead        removes the side-effect-free op defining a value nobody reads, and
+//                      then the ones that fed only it
+//   recountUses        recomputes every value's use count from scratch
+#pragma once
+
+#include "ir/IR.h"
+
+#include <functional>
+#include <memory>
+
+namespace tilec {
+
+/// Every op of `r` and its nested regions in program order; `fn` may change the op it is
+/// given but not insert or remove ops.
+void walkOps(Region &r, const std::function<void(Op &)> &fn);
+inline void walkOps(Kernel &k, const std::function<void(Op &)> &fn) { walkOps(k.body, fn); }
+
+/// Where an op lives: its region and index there. Null region when it is not in `k`.
+struct OpPosition {
+  Region *region = nullptr;
+  size_t index = 0;
+};
+OpPosition locate(Kernel &k, const Op *op);
+
+/// True for ops without effects on memory or control (their result is all they do).
+bool isSideEffectFree(OpKind kind);
+
+/// Creates ops next to an anchor op, in the anchor's region, in the order they are created.
+class Builder {
+public:
+  /// Inserts before `anchor` (or right after it when `after`).
+  Builder(Kernel &k, Op *anchor, bool after = false);
+  /// A new op of `kind` reading `operands` (their use counts grow), with a result of type
+  /// `type` unless `hasResult` is false. Its location is the anchor's.
+  Op *create(OpKind kind, std::vector<Value *> operands, Type type, bool hasResult = true);
+  /// A copy of `op` (kind, opcode, attributes, flags; not regions) reading `operands`,
+  /// with a result of type `type`.
+  Op *clone(const Op &op, std::vector<Value *> operands, Type type);
+
+private:
+  Kernel &k_;
+  Op *anchor_;
+  OpPosition pos_;
+  size_t next_;
+};
+
+/// Makes every operand and region yield that reads `from` read `to` instead, except the
+/// operands of `except`. Use counts follow.
+void replaceAllUses(Kernel &k, Value *from, Value *to, const Op *except = nullptr);
+
+/// Removes `op` (its result must be unused); its operands lose a use.
+void eraseOp(Kernel &k, Op *op);
+
+/// Removes the op defining `v` when nobody reads `v` and the op has no other effect, then does
+/// the same for its operands (a rewrite's leftovers; the user's own dead code stays).
+void eraseIfDead(Kernel &k, Value *v);
+
+/// Recomputes `uses` of every value from the operands and yields that read it.
+void recountUses(Kernel &k);
+
+} // namespace tilec
