@@ -21,8 +21,8 @@
 // L2 or close to it, so one set of buffers is used (as bench_matmul). Times are the median of
 // CUDA-event timings after warm-up; Triton and torch do the same problems in peers/spellings.py.
 // Prints JSON lines (bench_util.h). Exits 77 without a GPU.
-#include "bench_util.h"
 #include "attention_fwd.tilec.h"
+#include "bench_util.h"
 #include "matmul.tilec.h"
 #include "matmul_spellings.tilec.h"
 
@@ -82,7 +82,8 @@ struct Rng {
 };
 
 /// n values in [-1, 1) rounded to T (int8: [-128, 127]); `exact` gets them as floats.
-template <class T> std::vector<T> random_values(size_t n, uint64_t seed, std::vector<float> &exact) {
+template <class T>
+std::vector<T> random_values(size_t n, uint64_t seed, std::vector<float> &exact) {
   Rng rng{seed};
   std::vector<T> v(n);
   exact.resize(n);
@@ -149,7 +150,9 @@ std::string shape_name(int M, int N, int K) {
 enum class Spelling { offsets, linear_nt, advancing };
 
 const char *spelling_name(Spelling s) {
-  return s == Spelling::offsets ? "matmul_offsets" : s == Spelling::linear_nt ? "linear_nt" : "matmul";
+  return s == Spelling::offsets     ? "matmul_offsets"
+         : s == Spelling::linear_nt ? "linear_nt"
+                                    : "matmul";
 }
 
 /// One launch of a 16-bit matrix product through its autotuned launcher; `chosen` receives the
@@ -213,8 +216,7 @@ bool check_matmul(Spelling sp, const std::vector<float> &a, const std::vector<fl
 }
 
 /// One 16-bit matrix product: check, then (when `timed`) time and emit a row.
-template <class T>
-void run_matmul(Spelling sp, int M, int N, int K, bool timed, cudaStream_t s) {
+template <class T> void run_matmul(Spelling sp, int M, int N, int K, bool timed, cudaStream_t s) {
   const std::string shape = shape_name(M, N, K);
   // The name pairs with peers/spellings.py; the pointer-advancing reference spelling is
   // reported under the name of matmul_offsets, as another provider.
@@ -236,12 +238,13 @@ void run_matmul(Spelling sp, int M, int N, int K, bool timed, cudaStream_t s) {
     c.fill(kPoison<T>);
     launch_matmul(sp, s, a.p, b.p, c.p, M, N, K, chosen);
     CHECK_CUDA(cudaStreamSynchronize(s));
-    if (!check_matmul(sp, a_exact, b_exact, c.download(), M, N, K, what + " [" + chosen.str() + "]"))
+    if (!check_matmul(sp, a_exact, b_exact, c.download(), M, N, K,
+                      what + " [" + chosen.str() + "]"))
       return;
     if (!timed)
       return;
-    double ms = bench::median_ms(
-        [&](int) { launch_matmul(sp, s, a.p, b.p, c.p, M, N, K, chosen); }, s, 5, 20);
+    double ms = bench::median_ms([&](int) { launch_matmul(sp, s, a.p, b.p, c.p, M, N, K, chosen); },
+                                 s, 5, 20);
     bench::emit({name, provider, ms, "TFLOP/s", 2.0 * M * N * K / (ms * 1e9),
                  "autotuned: " + chosen.str()});
   } catch (const std::exception &e) {
@@ -316,8 +319,8 @@ void launch_attention(cudaStream_t s, const T *q, const T *k, const T *v, T *o, 
 template <class T>
 bool check_attention(const std::vector<float> &q, const std::vector<float> &k,
                      const std::vector<float> &v, const std::vector<T> &o,
-                     const std::vector<float> &m, int ZH, int N, int D, bool causal,
-                     float sm_scale, const std::string &what) {
+                     const std::vector<float> &m, int ZH, int N, int D, bool causal, float sm_scale,
+                     const std::string &what) {
   Checker chk{what};
   std::vector<double> s(N), acc(D);
   std::vector<int> slices = {0, ZH / 2 + 1, ZH - 1}; // the first, one inside, the last
@@ -360,9 +363,8 @@ bool check_attention(const std::vector<float> &q, const std::vector<float> &k,
 template <int D, bool CAUSAL, class T>
 void run_attention(int Z, int H, int N, bool timed, cudaStream_t s) {
   const std::string name = std::string("attention_fwd ") + type_name<T>() + " Z" +
-                           std::to_string(Z) + " H" + std::to_string(H) + " N" +
-                           std::to_string(N) + " D" + std::to_string(D) +
-                           (CAUSAL ? " causal" : " non-causal");
+                           std::to_string(Z) + " H" + std::to_string(H) + " N" + std::to_string(N) +
+                           " D" + std::to_string(D) + (CAUSAL ? " causal" : " non-causal");
   try {
     const int ZH = Z * H;
     const size_t count = size_t(ZH) * N * D;

@@ -30,8 +30,8 @@
 #include <cstdint>
 
 template <int BLOCK_M, int BLOCK_N, int HEAD_DIM, bool CAUSAL, class T>
-TILEC_KERNEL void attention_fwd(const T *q, const T *k, const T *v, T *o, float *M,
-                                float sm_scale, int N_CTX) {
+TILEC_KERNEL void attention_fwd(const T *q, const T *k, const T *v, T *o, float *M, float sm_scale,
+                                int N_CTX) {
   int start_m = tl::program_id(0);
   int off_hz = tl::program_id(1);
   // The (batch, head) slice: N_CTX rows of HEAD_DIM values (64-bit: Z * H * N_CTX * HEAD_DIM
@@ -51,8 +51,9 @@ TILEC_KERNEL void attention_fwd(const T *q, const T *k, const T *v, T *o, float 
   auto acc = tl::zeros<float, BLOCK_M, HEAD_DIM>();
   float qk_scale = sm_scale * 1.44269504f; // 1 / ln(2): exp(x) = exp2(x / ln 2)
 
-  auto q_tile = tl::load(q_base + tl::expand_dims<1>(offs_m) * HEAD_DIM + tl::expand_dims<0>(offs_d),
-                         tl::expand_dims<1>(offs_m) < N_CTX, 0.0f);
+  auto q_tile =
+      tl::load(q_base + tl::expand_dims<1>(offs_m) * HEAD_DIM + tl::expand_dims<0>(offs_d),
+               tl::expand_dims<1>(offs_m) < N_CTX, 0.0f);
 
   // Loop 1 (the tutorial's stage 1 for causal, stage 3 otherwise): the key blocks left of the
   // diagonal block when causal, where no key comes after a query; every block otherwise.
@@ -68,8 +69,9 @@ TILEC_KERNEL void attention_fwd(const T *q, const T *k, const T *v, T *o, float 
     auto alpha = tl::exp2(m_i - m_ij);
     l_i = l_i * alpha + tl::sum<1>(p);
     acc = acc * tl::expand_dims<1>(alpha);
-    auto v_tile = tl::load(v_base + tl::expand_dims<1>(cols) * HEAD_DIM + tl::expand_dims<0>(offs_d),
-                           tl::expand_dims<1>(cols) < N_CTX, 0.0f);
+    auto v_tile =
+        tl::load(v_base + tl::expand_dims<1>(cols) * HEAD_DIM + tl::expand_dims<0>(offs_d),
+                 tl::expand_dims<1>(cols) < N_CTX, 0.0f);
     acc = tl::dot(tl::cast<T>(p), v_tile, acc);
     m_i = m_ij;
   }
@@ -91,8 +93,9 @@ TILEC_KERNEL void attention_fwd(const T *q, const T *k, const T *v, T *o, float 
       auto alpha = tl::exp2(m_i - m_ij);
       l_i = l_i * alpha + tl::sum<1>(p);
       acc = acc * tl::expand_dims<1>(alpha);
-      auto v_tile = tl::load(v_base + tl::expand_dims<1>(cols) * HEAD_DIM + tl::expand_dims<0>(offs_d),
-                             tl::expand_dims<1>(cols) < N_CTX, 0.0f);
+      auto v_tile =
+          tl::load(v_base + tl::expand_dims<1>(cols) * HEAD_DIM + tl::expand_dims<0>(offs_d),
+                   tl::expand_dims<1>(cols) < N_CTX, 0.0f);
       acc = tl::dot(tl::cast<T>(p), v_tile, acc);
       m_i = m_ij;
     }

@@ -78,8 +78,8 @@ TEST(BenchKernels, Int8Gemm) {
   auto a = random_values<int8_t>(m * k, 4), b = random_values<int8_t>(k * n, 5);
   std::vector<int32_t> c(size_t(m) * n, 0x7f7f7f7f);
   tilec::interpret::launch(int8_gemm<32, 32, 64, 2>,
-                           tilec::Grid{uint32_t(tilec::cdiv(m, 32) * tilec::cdiv(n, 32))},
-                           a.data(), b.data(), c.data(), m, n, k, k, n, n);
+                           tilec::Grid{uint32_t(tilec::cdiv(m, 32) * tilec::cdiv(n, 32))}, a.data(),
+                           b.data(), c.data(), m, n, k, k, n, n);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       int64_t want = 0;
@@ -93,8 +93,8 @@ TEST(BenchKernels, Int8Gemm) {
 /// M is the row's log-sum-exp in base 2. O may differ by P's rounding to T before P @ V and
 /// O's own rounding.
 template <int BLOCK_M, int BLOCK_N, int D, bool CAUSAL> void check_attention(int zh, int n) {
-  SCOPED_TRACE(testing::Message() << "BLOCK_M " << BLOCK_M << ", BLOCK_N " << BLOCK_N << ", D "
-                                  << D << (CAUSAL ? ", causal" : "") << ", N_CTX " << n);
+  SCOPED_TRACE(testing::Message() << "BLOCK_M " << BLOCK_M << ", BLOCK_N " << BLOCK_N << ", D " << D
+                                  << (CAUSAL ? ", causal" : "") << ", N_CTX " << n);
   using T = tl::half;
   const size_t count = size_t(zh) * n * D;
   auto q = random_values<T>(int(count), 6), k = random_values<T>(int(count), 7),
