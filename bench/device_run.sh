@@ -92,6 +92,11 @@ bench_tilec() {
   if [[ -x $BUILD/bench/bench_autotune ]]; then
     "$BUILD/bench/bench_autotune" >>"$OUT/bench_tilec.jsonl" || rc=1
   fi
+  # Kernels spelled as Triton's tutorials spell them (bench/kernels/): correctness checks, then
+  # autotuned timings; its check messages go to the log.
+  if [[ -x $BUILD/bench/bench_spellings ]]; then
+    "$BUILD/bench/bench_spellings" >>"$OUT/bench_tilec.jsonl" || rc=1
+  fi
   return $rc
 }
 bench_triton() {
@@ -100,6 +105,7 @@ bench_triton() {
   $py "$ROOT/bench/peers/softmax.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   $py "$ROOT/bench/peers/layer_norm.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   $py "$ROOT/bench/peers/matmul.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
+  $py "$ROOT/bench/peers/spellings.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   return $rc
 }
 if [[ $PARTS != tests ]]; then

@@ -4,7 +4,7 @@
 usage: plots.py FILE.jsonl... --out DIR
 
 Writes DIR/results.csv (every row: name, provider, value, unit, ms, note) and, for each family
-(vector add, softmax, layer norm fwd/bwd, matmul), DIR/<family>.png: one group of bars per
+(vector add, softmax, layer norm fwd/bwd, matmul, and bench_spellings' kernels), DIR/<family>.png: one group of bars per
 problem, one bar per provider (tilec, triton, torch), in the family's unit (GB/s, TFLOP/s).
 Where a provider has several rows of one name (tilec's configurations), the best is plotted.
 """
@@ -20,6 +20,11 @@ FAMILIES = (
     ("layer norm fwd", "layer_norm_fwd"),
     ("layer norm bwd", "layer_norm_bwd"),
     ("matmul", "matmul"),
+    # bench_spellings: the spelling of a kernel, not its algorithm, varies
+    ("matmul_offsets", "matmul_offsets"),
+    ("linear_nt", "linear_nt"),
+    ("int8_gemm", "int8_gemm"),
+    ("attention_fwd", "attention_fwd"),
 )
 COLORS = {"tilec": "#1f77b4", "triton": "#ff7f0e", "torch": "#2ca02c"}
 

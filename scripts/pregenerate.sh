@@ -26,8 +26,9 @@ KERNELS=(
   'examples/batched_matmul/batched_matmul.cpp'
   'examples/grouped_gemm/grouped_gemm.cpp'
 )
-# Kernel sources of tests that launch on a GPU: every .cpp under these folders that defines a
-# TILEC_KERNEL is translated as well.
+# Kernel sources of tests that launch on a GPU and of the benchmarks (bench/kernels/): every
+# .cpp under these folders, subfolders included, that defines a TILEC_KERNEL is translated as
+# well (a host program there must not mention that word).
 KERNEL_DIRS=(tests/gpu tests/runtime bench)
 
 mkdir -p "$out"

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Triton and PyTorch for bench_spellings' problems, as JSON lines (bench_util.h's schema).
+
+Rows, named as bench_spellings.cpp names them so that report.py pairs them:
+- "matmul_offsets {fp16,bf16} S x S x S", S = 4096, 8192: C = A @ B, A [M, K] and B [K, N]
+  row-major. torch: torch.matmul (cuBLAS). triton: the kernel below, which spells the loop as
+  bench/kernels/matmul_spellings.cpp does (K offsets recomputed from the loop index, pointers
+  rebuilt every iteration), autotuned over the same configs.
+- "linear_nt {fp16,bf16} S x S x S": y = x @ W^T, W [N, K] (an nn.Linear weight). torch:
+  torch.nn.functional.linear. triton: the same kernel reading W through its strides, as
+  W's tile [BLOCK_K, BLOCK_N] at w + offs_n[None, :] * stride_wn + offs_k[:, None].
+- "int8_gemm int8 S x S x S": int8 A [M, K] x int8 B [K, N] -> int32, both row-major.
+  torch: torch._int_mm (cuBLASLt); triton: the same kernel with an int32 accumulator.
+- "attention_fwd fp16 Z4 H32 N{1024,4096} D{64,128} {causal,non-causal}": softmax(Q K^T /
+  sqrt(D)) V, [Z, H, N, D] contiguous. torch: scaled_dot_product_attention (its fastest
+  backend, flash attention on an H200); no Triton row (tutorial 06 is long; bench_spellings'
+  kernel is that tutorial's forward pass).
+TFLOP/s: 2 * M * N * K for the products (int8 operations counted the same); 4 * Z * H * N^2 *
+D for attention, half that when causal. Inputs uniform in [-1, 1) (int8: [-128, 127]).
+Triton results are compared with torch's before timing; a mismatch is reported on stderr and
+the script exits 1 after the other rows.
+"""
+import sys
+
+import torch
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+from common import emit, median_ms, require_gpu
+
+SIZES = (4096, 8192)
+DTYPES = ((torch.float16, "fp16"), (torch.bfloat16, "bf16"))
+ATTENTION_Z, ATTENTION_H = 4, 32
+ATTENTION_N = (1024, 4096)
+ATTENTION_D = (64, 128)
+
+
+def cfg(bm, bn, bk, warps, stages):
+    return triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8},
+                         num_warps=warps, num_stages=stages)
+
+
+# The TILEC_AUTOTUNE configs of bench/kernels/matmul_spellings.cpp:
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), GROUP_M 8.
+CONFIGS_16BIT = [cfg(*c) for c in (
+    (128, 128, 32, 4, 4), (128, 128, 64, 4, 3), (128, 256, 64, 8, 3),
+    (256, 128, 64, 8, 3), (128, 64, 64, 4, 4), (64, 128, 32, 4, 4),
+)]
+CONFIGS_INT8 = [cfg(*c) for c in (
+    (128, 128, 64, 4, 4), (128, 128, 128, 4, 3), (128, 256, 128, 8, 3),
+    (256, 128, 128, 8, 3), (128, 64, 128, 4, 4), (64, 128, 64, 4, 4),
+)]
+
+
+@triton.jit
+def matmul_offsets_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                          stride_bn, stride_cm, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                          BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr,
+                          INT_ACC: tl.constexpr):
+    # Grouped program order (tutorial 03), rows of A and columns of B wrapping at the edges.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    first_pid_m = (pid // num_pid_in_group) * GROUP_M
+    group_size_m = tl.minimum(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    offs_m = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_n = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    if INT_ACC:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    else:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        # The offsets of this step, recomputed from k; the pointers built from them.
+        offs_k = k * BLOCK_K + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak,
+                    mask=offs_k[None, :] < K, other=0)
+        b = tl.load(b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn,
+                    mask=offs_k[:, None] < K, other=0)
+        acc = tl.dot(a, b, acc)
+
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=c_mask)
+
+
+# One autotuner per problem: each keeps its own choice per (M, N, K) and dtypes, so that
+# linear_nt does not reuse matmul_offsets' choice (the key has no strides).
+TUNED = {
+    "matmul_offsets": triton.autotune(configs=CONFIGS_16BIT, key=["M", "N", "K"])(
+        matmul_offsets_kernel),
+    "linear_nt": triton.autotune(configs=CONFIGS_16BIT, key=["M", "N", "K"])(
+        matmul_offsets_kernel),
+    "int8_gemm": triton.autotune(configs=CONFIGS_INT8, key=["M", "N", "K"])(
+        matmul_offsets_kernel),
+}
+
+
+def launch(kernel, a, b_strides, b, c, M, N, K):
+    """C [M, N] = A [M, K] @ B, B read at b + k * b_strides[0] + n * b_strides[1]."""
+    grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)
+    kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b_strides[0], b_strides[1],
+                 c.stride(0), INT_ACC=(c.dtype == torch.int32))
+
+
+def config_note(config):
+    k = config.kwargs
+    return (f"autotuned: BLOCK {k['BLOCK_M']}x{k['BLOCK_N']}x{k['BLOCK_K']} "
+            f"GROUP_M={k['GROUP_M']} num_warps={config.num_warps} "
+            f"num_stages={config.num_stages}")
+
+
+def close(got, want, dtype):
+    if dtype == torch.int32:
+        return torch.equal(got, want)
+    tol = 1e-2 if dtype == torch.float16 else 2e-2
+    return torch.allclose(got.float(), want.float(), rtol=tol, atol=tol)
+
+
+def bench_products(failures):
+    for size in SIZES:
+        M = N = K = size
+        flops = 2.0 * M * N * K
+        shape = f"{M}x{N}x{K}"
+        for dtype, label in DTYPES:
+            a = (torch.rand(M, K, device="cuda") * 2 - 1).to(dtype)
+            b = (torch.rand(K, N, device="cuda") * 2 - 1).to(dtype)  # B [K, N]
+            w = (torch.rand(N, K, device="cuda") * 2 - 1).to(dtype)  # W [N, K]
+            c = torch.empty(M, N, device="cuda", dtype=dtype)
+            problems = (
+                ("matmul_offsets", b, (b.stride(0), b.stride(1)),
+                 lambda: torch.matmul(a, b, out=c), "torch.matmul (cuBLAS)"),
+                # W^T without a copy: element (k, n) of W^T is w[n, k].
+                ("linear_nt", w, (w.stride(1), w.stride(0)),
+                 lambda: F.linear(a, w), "torch.nn.functional.linear (cuBLAS)"),
+            )
+            for kind, operand, strides, torch_fn, torch_note in problems:
+                name = f"{kind} {label} {shape}"
+                ref = torch_fn()
+                ref = (c if ref is None else ref).clone()
+                kernel = TUNED[kind]
+                launch(kernel, a, strides, operand, c, M, N, K)  # tunes on its first call
+                c.fill_(float("nan"))
+                launch(kernel, a, strides, operand, c, M, N, K)
+                if not close(c, ref, dtype):
+                    print(f"spellings.py: triton {name} mismatch against torch", file=sys.stderr)
+                    failures.append(name)
+                else:
+                    ms = median_ms(lambda: launch(kernel, a, strides, operand, c, M, N, K))
+                    emit(name, "triton", ms, "TFLOP/s", flops / (ms * 1e9),
+                         config_note(kernel.best_config))
+                ms = median_ms(torch_fn)
+                emit(name, "torch", ms, "TFLOP/s", flops / (ms * 1e9), torch_note)
+                del ref
+            del a, b, w, c
+            torch.cuda.empty_cache()
+
+        name = f"int8_gemm int8 {shape}"
+        a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
+        b = torch.randint(-128, 128, (K, N), device="cuda", dtype=torch.int8)
+        c = torch.empty(M, N, device="cuda", dtype=torch.int32)
+        ref = None
+        # B as the problem stores it (row-major); if cuBLASLt refuses that layout, B
+        # column-major (the layout its int8 kernels are built for), said in the note.
+        for layout, operand in (("row-major", b), ("column-major", b.t().contiguous().t())):
+            try:
+                ref = torch._int_mm(a, operand)
+                ms = median_ms(lambda: torch._int_mm(a, operand))
+                emit(name, "torch", ms, "TFLOP/s", flops / (ms * 1e9),
+                     f"torch._int_mm (cuBLASLt), B {layout} (int8 operations per second)")
+                break
+            except RuntimeError as e:  # an older torch, or a layout cuBLASLt refuses
+                print(f"spellings.py: torch._int_mm {name}, B {layout}: {e}", file=sys.stderr)
+        kernel = TUNED["int8_gemm"]
+        launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K)
+        c.fill_(0x7f7f7f7f)
+        launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K)
+        if ref is not None and not close(c, ref, torch.int32):
+            print(f"spellings.py: triton {name} mismatch against torch", file=sys.stderr)
+            failures.append(name)
+        else:
+            ms = median_ms(lambda: launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K))
+            emit(name, "triton", ms, "TFLOP/s", flops / (ms * 1e9),
+                 config_note(kernel.best_config) + " (int8 operations per second)")
+        del a, b, c, ref, operand
+        torch.cuda.empty_cache()
+
+
+def bench_attention():
+    Z, H = ATTENTION_Z, ATTENTION_H
+    for D in ATTENTION_D:
+        for causal in (False, True):
+            for N in ATTENTION_N:
+                shape = (Z, H, N, D)
+                q = (torch.rand(shape, device="cuda") * 2 - 1).half()
+                k = (torch.rand(shape, device="cuda") * 2 - 1).half()
+                v = (torch.rand(shape, device="cuda") * 2 - 1).half()
+                name = (f"attention_fwd fp16 Z{Z} H{H} N{N} D{D} "
+                        + ("causal" if causal else "non-causal"))
+                flops = 4.0 * Z * H * N * N * D * (0.5 if causal else 1.0)
+                fn = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                ms = median_ms(fn)
+                emit(name, "torch", ms, "TFLOP/s", flops / (ms * 1e9),
+                     "torch.nn.functional.scaled_dot_product_attention (scale 1/sqrt(D))")
+                del q, k, v
+                torch.cuda.empty_cache()
+
+
+def main():
+    require_gpu()
+    failures = []
+    bench_products(failures)
+    bench_attention()
+    if failures:
+        print(f"spellings.py: {len(failures)} mismatch(es): {', '.join(failures)}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
