@@ -67,7 +67,10 @@ int main(int argc, char **argv) {
     for (auto &p : tilec::passNames())
       known |= p == o.dumpAfter;
     if (!known) {
-      std::cerr << "tilec: error: --dump-after: unknown pass '" << o.dumpAfter << "'\n";
+      std::cerr << "tilec: error: --dump-after: unknown pass '" << o.dumpAfter << "' (known:";
+      for (auto &p : tilec::passNames())
+        std::cerr << " " << p;
+      std::cerr << ", or all)\n";
       return 1;
     }
   }
