@@ -76,8 +76,7 @@ std::string passHelp() {
 
 std::string verifyAfter(const Kernel &k, const std::string &pass) {
   if (std::string err = verifyKernel(k); !err.empty())
-    return "internal error: IR verification failed for '" + k.name + "' after " + pass + ": " +
-           err;
+    return "internal error: IR verification failed for '" + k.name + "' after " + pass + ": " + err;
   return "";
 }
 
@@ -85,8 +84,8 @@ std::string dumpBanner(const std::string &pass) {
   return "// -----// IR after " + pass + " //----- //\n";
 }
 
-std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump,
-                      const Op **where, std::vector<std::string> *printed) {
+std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump, const Op **where,
+                      std::vector<std::string> *printed) {
   auto after = [&](const std::string &pass) {
     if (dumpAfter == pass || dumpAfter == "all")
       dump += dumpBanner(pass) + printKernel(k);

@@ -64,8 +64,8 @@ TEST(IrParser, SymExprsFoldTheSame) {
 TEST(IrParser, TypesPrintTheSame) {
   for (const char *t :
        {"int", "unsigned", "bool", "tl::half", "tl::bfloat16", "tl::float8_e4m3", "double",
-        "const float*", "float*", "T", "const T*", "tilec::promote_t<T, float>",
-        "tile<int, BLOCK>", "tile<const tl::half*, BM, BK>", "tile<bool, 1, BN>",
+        "const float*", "float*", "T", "const T*", "tilec::promote_t<T, float>", "tile<int, BLOCK>",
+        "tile<const tl::half*, BM, BK>", "tile<bool, 1, BN>",
         "tile<tilec::promote_t<T, tl::half>, BM * 2, tilec::cmin(A, B), C>"}) {
     auto p = parseType(t);
     ASSERT_TRUE(p.has_value()) << t;
@@ -164,8 +164,7 @@ TEST(IrParser, ReportsWhereTheTextIsWrong) {
             "line 2: unknown word 'fancy' on constant");
   EXPECT_EQ(errorOf("kernel @k<>()\n  %0 = constant [1] : int\n  {\n"),
             "line 3: the text ends inside a region");
-  EXPECT_EQ(errorOf("  %0 = constant [1] : int\n"),
-            "line 1: expected 'kernel @name<...>(...)'");
+  EXPECT_EQ(errorOf("  %0 = constant [1] : int\n"), "line 1: expected 'kernel @name<...>(...)'");
 }
 
 /// `text` parsed (it must parse), then verified.

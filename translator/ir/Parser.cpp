@@ -436,8 +436,7 @@ private:
     Value *v = valueAt(int(*id));
     if (!mentioned_.insert(v).second) {
       if (v->name != name)
-        return error("%" + std::to_string(*id) + " is named '" + v->name + "' elsewhere"),
-               nullptr;
+        return error("%" + std::to_string(*id) + " is named '" + v->name + "' elsewhere"), nullptr;
     } else {
       v->name = name;
     }
@@ -519,7 +518,7 @@ private:
       tp.cppType = std::string(trim(p.substr(0, sp)));
       tp.name = std::string(p.substr(sp + 1));
       tp.kind = tp.cppType == "class" || tp.cppType == "typename" ? TemplateParam::Kind::Type
-                : tp.cppType == "bool"                           ? TemplateParam::Kind::Bool
+                : tp.cppType == "bool"                            ? TemplateParam::Kind::Bool
                                                                   : TemplateParam::Kind::Int;
       k.templateParams.push_back(tp);
     }
@@ -532,8 +531,7 @@ private:
         size_t sp = p.rfind(' ');
         auto t = sp == std::string_view::npos ? std::nullopt : parseType(p.substr(0, sp));
         if (!t)
-          return error("expected '<type> <name>' for a kernel parameter: '" + std::string(p) +
-                       "'");
+          return error("expected '<type> <name>' for a kernel parameter: '" + std::string(p) + "'");
         k.params.push_back({std::string(p.substr(sp + 1)), *t});
       }
     }
@@ -566,8 +564,8 @@ private:
     });
     if (!haveParams) // an older dump: the parameters are those of the param ops
       walk(k, [&](const Op &op) {
-        if (op.kind == OpKind::Param && op.result && !op.attrs.empty() &&
-            op.attrs[0].isConst() && op.attrs[0].value() >= 0) {
+        if (op.kind == OpKind::Param && op.result && !op.attrs.empty() && op.attrs[0].isConst() &&
+            op.attrs[0].value() >= 0) {
           size_t i = size_t(op.attrs[0].value());
           if (k.params.size() <= i)
             k.params.resize(i + 1);
@@ -852,7 +850,7 @@ private:
     }
     for (const OpWord &ow : opWords())
       if (ow.word == w) {
-        if (!ow.parse(op, arg))
+        if (!ow.parse(*k_, op, arg))
           return error("bad '" + w + "' on " + opKindName(op.kind));
         return true;
       }

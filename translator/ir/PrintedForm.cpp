@@ -18,7 +18,7 @@ std::string axisInfoText(const Value &v) {
          " const=" + v.info.constancy.str() + "}";
 }
 
-std::string valueAnnotations(const Value &v) {
+std::string valueAnnotations(const Kernel &, const Value &v) {
   std::string s = v.layout >= 0 ? " #" + std::to_string(v.layout) : "";
   bool known = !v.info.contiguity.isConst(1) || !v.info.divisibility.isConst(1) ||
                !v.info.constancy.isConst(1);
@@ -48,15 +48,20 @@ std::string quoted(const std::string &s) {
 
 namespace {
 
+/// A bare word for a bool field of Op.
 OpWord flag(const char *word, bool &(*field)(Op &)) {
-  return {word,
-          [=](const Op &op) { return field(const_cast<Op &>(op)) ? std::string(word) : ""; },
-          [=](Op &op, const std::string &arg) { return arg.empty() && (field(op) = true); }};
+  return {
+      word,
+      [=](const Kernel &, const Op &op) {
+        return field(const_cast<Op &>(op)) ? std::string(word) : "";
+      },
+      [=](Kernel &, Op &op, const std::string &arg) { return arg.empty() && (field(op) = true); }};
 }
 
 OpWord stage(const char *word, Op::Stage st) {
-  return {word, [=](const Op &op) { return op.stage == st ? std::string(word) : ""; },
-          [=](Op &op, const std::string &arg) {
+  return {word,
+          [=](const Kernel &, const Op &op) { return op.stage == st ? std::string(word) : ""; },
+          [=](Kernel &, Op &op, const std::string &arg) {
             op.stage = st;
             return arg.empty();
           }};
@@ -81,27 +86,27 @@ bool indexList(const std::string &text, size_t limit, std::vector<size_t> &out) 
 const std::vector<OpWord> &opWords() {
   static const std::vector<OpWord> words = {
       {"constexpr",
-       [](const Op &op) {
+       [](const Kernel &, const Op &op) {
          return op.constexprCond.empty() ? "" : "constexpr(" + op.constexprCond + ")";
        },
-       [](Op &op, const std::string &arg) { return !(op.constexprCond = arg).empty(); }},
+       [](Kernel &, Op &op, const std::string &arg) { return !(op.constexprCond = arg).empty(); }},
       flag("unrolled", [](Op &op) -> bool & { return op.unrolled; }),
-      {"pipelined", [](const Op &op) { return op.pipelined ? "pipelined" : ""; },
-       [](Op &op, const std::string &arg) {
+      {"pipelined", [](const Kernel &, const Op &op) { return op.pipelined ? "pipelined" : ""; },
+       [](Kernel &, Op &op, const std::string &arg) {
          op.pipelined = true;
          op.producerCarried.resize(op.results.size(), false);
          return arg.empty();
        }},
       // The carried variables that only serve the pipelined loads (by position).
       {"producer_carried",
-       [](const Op &op) {
+       [](const Kernel &, const Op &op) {
          std::string list;
          for (size_t i = 0; i < op.producerCarried.size(); ++i)
            if (op.producerCarried[i])
              list += (list.empty() ? "" : ", ") + std::to_string(i);
          return list.empty() ? "" : "producer_carried(" + list + ")";
        },
-       [](Op &op, const std::string &arg) {
+       [](Kernel &, Op &op, const std::string &arg) {
          std::vector<size_t> carried;
          if (!indexList(arg, op.results.size(), carried) || carried.empty())
            return false;
@@ -116,11 +121,11 @@ const std::vector<OpWord> &opWords() {
       stage("producer", Op::Stage::Producer),
       stage("producer+consumer", Op::Stage::Both),
       {"axis",
-       [](const Op &op) {
+       [](const Kernel &, const Op &op) {
          bool printed = op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms;
          return printed ? "axis=" + std::to_string(op.axis) : "";
        },
-       [](Op &op, const std::string &arg) {
+       [](Kernel &, Op &op, const std::string &arg) {
          std::vector<size_t> axis;
          if (!indexList(arg, 3, axis) || axis.size() != 1)
            return false;

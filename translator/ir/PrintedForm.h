@@ -12,14 +12,15 @@ namespace tilec {
 
 /// A flag or small field of an op, printed between its kind (and opcode) and its operands:
 /// `unrolled`, `constexpr(cond)`, `axis=0`. One table drives both directions: a new field
-/// is one entry in opWords() (Printer.cpp), in the order it prints.
+/// is one entry in opWords() (PrintedForm.cpp), in the order it prints. The kernel is there
+/// for fields kept outside Op.
 struct OpWord {
   std::string word;
   /// The printed token, "" when the op does not have it: the word, `word(arg)` or `word=arg`.
-  std::function<std::string(const Op &)> print;
+  std::function<std::string(const Kernel &, const Op &)> print;
   /// Sets the field from the token's argument ("" for a bare word); false if it is invalid.
-  /// Runs after the op's results are known.
-  std::function<bool(Op &, const std::string &arg)> parse;
+  /// Runs after the op's results are known, before it is added to its region.
+  std::function<bool(Kernel &, Op &, const std::string &arg)> parse;
 };
 const std::vector<OpWord> &opWords();
 
@@ -33,7 +34,7 @@ std::string axisInfoText(const Value &v);
 
 /// " #2  {contig=... div=... const=...}" for a region argument or a control-flow result, or
 /// what of it applies: the layout when it has one, the axis facts when they are not all 1.
-std::string valueAnnotations(const Value &v);
+std::string valueAnnotations(const Kernel &k, const Value &v);
 
 /// The checks of verifyKernel (Printer.cpp) that follow values across ops: each operand and
 /// yield is defined before its use (earlier in its region or an enclosing one, or a region

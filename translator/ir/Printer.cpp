@@ -11,18 +11,20 @@ static std::string ref(const Value *v) {
   return "%" + std::to_string(v->id) + (v->name.empty() ? "" : ":" + v->name);
 }
 
-static void printOp(std::ostringstream &os, const Op &op, const std::string &indent);
+static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
+                    const std::string &indent);
 
-static void printRegion(std::ostringstream &os, const Region &r, const std::string &indent) {
+static void printRegion(std::ostringstream &os, const Kernel &k, const Region &r,
+                        const std::string &indent) {
   if (!r.args.empty()) {
     os << indent << "^(";
     for (size_t i = 0; i < r.args.size(); ++i)
       os << (i ? ", " : "") << ref(r.args[i]) << " : " << r.args[i]->type.str()
-         << valueAnnotations(*r.args[i]);
+         << valueAnnotations(k, *r.args[i]);
     os << ")\n";
   }
   for (auto &op : r.ops)
-    printOp(os, *op, indent);
+    printOp(os, k, *op, indent);
   if (!r.yields.empty()) {
     os << indent << "yield";
     for (size_t i = 0; i < r.yields.size(); ++i)
@@ -31,18 +33,19 @@ static void printRegion(std::ostringstream &os, const Region &r, const std::stri
   }
 }
 
-static void printOp(std::ostringstream &os, const Op &op, const std::string &indent) {
+static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
+                    const std::string &indent) {
   os << indent;
   if (op.result)
     os << ref(op.result) << " = ";
   for (size_t i = 0; i < op.results.size(); ++i)
-    os << (i ? ", " : "") << ref(op.results[i]) << valueAnnotations(*op.results[i])
+    os << (i ? ", " : "") << ref(op.results[i]) << valueAnnotations(k, *op.results[i])
        << (i + 1 == op.results.size() ? " = " : "");
   os << opKindName(op.kind);
   if (!op.opcode.empty())
     os << " " << quoted(op.opcode);
   for (const OpWord &w : opWords())
-    if (std::string token = w.print(op); !token.empty())
+    if (std::string token = w.print(k, op); !token.empty())
       os << " " << token;
   for (size_t i = 0; i < op.operands.size(); ++i)
     os << (i ? ", " : " ") << ref(op.operands[i]);
@@ -59,7 +62,7 @@ static void printOp(std::ostringstream &os, const Op &op, const std::string &ind
   os << "\n";
   for (size_t i = 0; i < op.regions.size(); ++i) {
     os << indent << (i == 0 ? "{" : op.kind == OpKind::While ? "} do {" : "} else {") << "\n";
-    printRegion(os, *op.regions[i], indent + "  ");
+    printRegion(os, k, *op.regions[i], indent + "  ");
   }
   if (!op.regions.empty())
     os << indent << "}\n";
@@ -85,7 +88,7 @@ std::string printKernel(const Kernel &k) {
       os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, l.shape}.shapeStr()
          << " max_vec=" << l.maxVec.str() << "\n";
   }
-  printRegion(os, k.body, "  ");
+  printRegion(os, k, k.body, "  ");
   return os.str();
 }
 

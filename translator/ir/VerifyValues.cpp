@@ -89,8 +89,7 @@ private:
       for (size_t i = 0; i < op->results.size(); ++i) {
         scoped(op->results[i], "result");
         size_t at = op->operands.size() + i;
-        if (at < op->results.size() || !op->results[i] ||
-            !op->operands[at - op->results.size()] ||
+        if (at < op->results.size() || !op->results[i] || !op->operands[at - op->results.size()] ||
             op->results[i]->type.str() != op->operands[at - op->results.size()]->type.str())
           fail(std::string(kind) + " result " + std::to_string(i) +
                " does not have the type of its initial value");

@@ -75,8 +75,8 @@ public:
     for (auto &k : kernels) {
       const Op *where = nullptr;
       std::vector<std::string> printed;
-      if (std::string err = runPasses(*k, o_.dumpAfter, dump, &where,
-                                      o_.roundTripIR ? &printed : nullptr);
+      if (std::string err =
+              runPasses(*k, o_.dumpAfter, dump, &where, o_.roundTripIR ? &printed : nullptr);
           !err.empty()) {
         if (where && where->loc.isValid())
           diags.Report(where->loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << err;
