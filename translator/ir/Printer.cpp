@@ -44,6 +44,7 @@ static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
   os << opKindName(op.kind);
   if (!op.opcode.empty())
     os << " " << quoted(op.opcode);
+  // Flags and small fields: one table (PrintedForm.cpp) that the parser reads back too.
   for (const OpWord &w : opWords())
     if (std::string token = w.print(k, op); !token.empty())
       os << " " << token;
