@@ -1,7 +1,8 @@
 // The pipeline, as a table of contents:
 //
 //   frontend    clang AST of each TILEC_KERNEL -> tile IR (frontend/)
-//   verify      structural checks after the frontend and after every pass (ir/Printer.cpp)
+//   verify      structural checks after the frontend and after every pass (verifyKernel:
+//               ir/Printer.cpp, ir/VerifyValues.cpp)
 //   then the passes of passTable() below, in order; codegen/ writes the CUDA, the launcher
 //   header and the AOT unit from the result. The same table drives --dump-after, tilec-opt's
 //   --run-pass and the pass lists of --help: a new pass is one line here.
@@ -12,6 +13,8 @@
 #include "transforms/FuseDotTranspose.h"
 #include "transforms/LayoutAssignment.h"
 #include "transforms/PipelineLoads.h"
+
+#include <algorithm>
 
 namespace tilec {
 
