@@ -1,21 +1,15 @@
 // The pipeline, as a table of contents:
 //
 //   frontend    clang AST of each TILEC_KERNEL -> tile IR (frontend/)
-//   verify      structural checks (ir/Printer.cpp)
-//   axis-info   contiguity / divisibility / constancy (analysis/AxisInfo.cpp)
-//   transpose-loads  dot operands stored transposed are loaded along their contiguous axis
-//               (transforms/TransposeLoads.cpp)
-//   layout      thread layouts and global access widths (transforms/LayoutAssignment.cpp)
-//   remat       cheap rank-1 index tiles recomputed instead of converted
-//               (transforms/RematerializeConversions.cpp)
-//   fuse-dot-transpose  tl::dot reads trans(x) operands as x (transforms/FuseDotTranspose.cpp)
-//   hoist-dot-operands  loop-invariant tl::dot operands go to shared memory once, before the
-//               loop (transforms/HoistDotOperands.cpp)
-//   pipeline    loads that feed tl::dot go to shared memory stages ahead
-//   (transforms/PipelineLoads.cpp) (then codegen/: CUDA, launcher header, AOT unit)
+//   verify      structural checks after the frontend and after every pass (verifyKernel:
+//               ir/Printer.cpp, ir/VerifyValues.cpp)
+//   then the passes of passTable() below, in order; codegen/ writes the CUDA, the launcher
+//   header and the AOT unit from the result. The same table drives --dump-after, tilec-opt's
+//   --run-pass and the pass lists of --help: a new pass is one line here.
 #include "Pipeline.h"
 
 #include "analysis/AxisInfo.h"
+#include "ir/Parser.h"
 #include "transforms/FuseDotTranspose.h"
 #include "transforms/HoistDotOperands.h"
 #include "transforms/LayoutAssignment.h"
@@ -23,37 +17,163 @@
 #include "transforms/RematerializeConversions.h"
 #include "transforms/TransposeLoads.h"
 
+#include <algorithm>
+
 namespace tilec {
 
+namespace {
+
+/// Adapts a pass that cannot fail to the table's signature.
+template <void (*Fn)(Kernel &)> std::string infallible(Kernel &k, const Op **) {
+  Fn(k);
+  return "";
+}
+
+constexpr const char *kFrontendDescription = "the C++ kernel as tile IR (frontend/)";
+
+} // namespace
+
+const std::vector<PassInfo> &passTable() {
+  static const std::vector<PassInfo> table = {
+      {"axis-info", "contiguity, divisibility and constancy (analysis/AxisInfo.cpp)",
+       infallible<runAxisInfo>},
+      {"transpose-loads",
+       "tl::dot operands stored transposed are loaded along their contiguous axis "
+       "(transforms/TransposeLoads.cpp)",
+       infallible<runTransposeLoads>},
+      {"layout", "thread layouts and global access widths (transforms/LayoutAssignment.cpp)",
+       runLayoutAssignment},
+      {"remat",
+       "cheap rank-1 index tiles recomputed in the layout a user needs instead of converted "
+       "(transforms/RematerializeConversions.cpp)",
+       infallible<runRematerializeConversions>},
+      {"fuse-dot-transpose",
+       "tl::dot reads trans(x) operands as x (transforms/FuseDotTranspose.cpp)",
+       infallible<runFuseDotTranspose>},
+      {"hoist-dot-operands",
+       "loop-invariant tl::dot operands go to shared memory once, before the loop "
+       "(transforms/HoistDotOperands.cpp)",
+       infallible<runHoistDotOperands>},
+      {"pipeline",
+       "loads that feed tl::dot go to shared memory stages ahead (transforms/PipelineLoads.cpp)",
+       infallible<runPipelineLoads>},
+  };
+  return table;
+}
+
+const PassInfo *findPass(const std::string &name) {
+  for (const PassInfo &p : passTable())
+    if (name == p.name)
+      return &p;
+  return nullptr;
+}
+
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> names = {"frontend", "axis-info", "transpose-loads", "layout", "remat", "fuse-dot-transpose", "hoist-dot-operands", "pipeline"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = {"frontend"};
+    for (const PassInfo &p : passTable())
+      n.push_back(p.name);
+    return n;
+  }();
   return names;
 }
 
-std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump,
-                      const Op **where) {
-  auto after = [&](const char *pass) {
-    if (dumpAfter == pass)
-      dump += "// -----// IR after " + std::string(pass) + " //----- //\n" + printKernel(k);
+std::string passHelp() {
+  size_t width = 0;
+  for (const std::string &n : passNames())
+    width = std::max(width, n.size());
+  std::string out;
+  auto line = [&](const std::string &name, const char *description) {
+    out += "  " + name + std::string(width + 2 - name.size(), ' ') + description + "\n";
+  };
+  line("frontend", kFrontendDescription);
+  for (const PassInfo &p : passTable())
+    line(p.name, p.description);
+  return out;
+}
+
+std::string verifyAfter(const Kernel &k, const std::string &pass) {
+  if (std::string err = verifyKernel(k); !err.empty())
+    return "internal error: IR verification failed for '" + k.name + "' after " + pass + ": " + err;
+  return "";
+}
+
+std::string dumpBanner(const std::string &pass) {
+  return "// -----// IR after " + pass + " //----- //\n";
+}
+
+std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump, const Op **where,
+                      std::vector<std::string> *printed) {
+  auto after = [&](const std::string &pass) {
+    if (dumpAfter == pass || dumpAfter == "all")
+      dump += dumpBanner(pass) + printKernel(k);
+    if (printed)
+      printed->push_back(printKernel(k));
   };
   after("frontend");
-  if (std::string err = verifyKernel(k); !err.empty())
-    return "internal error: IR verification failed for '" + k.name + "': " + err;
-  runAxisInfo(k);
-  after("axis-info");
-  runTransposeLoads(k);
-  after("transpose-loads");
-  if (std::string err = runLayoutAssignment(k, where); !err.empty())
+  if (std::string err = verifyAfter(k, "frontend"); !err.empty())
     return err;
-  after("layout");
-  runRematerializeConversions(k);
-  after("remat");
-  runFuseDotTranspose(k);
-  after("fuse-dot-transpose");
-  runHoistDotOperands(k);
-  after("hoist-dot-operands");
-  runPipelineLoads(k);
-  after("pipeline");
+  for (const PassInfo &p : passTable()) {
+    if (std::string err = p.run(k, where); !err.empty())
+      return err;
+    if (std::string err = verifyAfter(k, p.name); !err.empty())
+      return err;
+    after(p.name);
+  }
+  return "";
+}
+
+std::string runPassList(Kernel &k, const std::vector<std::string> &names, const Op **where) {
+  for (const std::string &name : names) {
+    const PassInfo *p = findPass(name);
+    if (!p)
+      return "unknown pass '" + name + "'";
+    if (std::string err = p->run(k, where); !err.empty())
+      return err;
+    if (std::string err = verifyAfter(k, name); !err.empty())
+      return err;
+  }
+  return "";
+}
+
+namespace {
+
+/// Parses `text` (one kernel) and checks that it prints back the same.
+std::unique_ptr<Kernel> reparse(const std::string &text, const std::string &stage,
+                                std::string &err) {
+  std::unique_ptr<Kernel> k = parseKernel(text, err);
+  if (!k) {
+    err = "cannot parse the IR after " + stage + ": " + err;
+    return nullptr;
+  }
+  if (std::string again = printKernel(*k); again != text) {
+    err = "the IR after " + stage + " prints differently once parsed:\n" +
+          firstDifference(text, again);
+    return nullptr;
+  }
+  if (err = verifyAfter(*k, stage + " (parsed)"); !err.empty())
+    return nullptr;
+  return k;
+}
+
+} // namespace
+
+std::string checkRoundTrip(const std::vector<std::string> &printed) {
+  const auto &table = passTable();
+  auto stage = [&](size_t i) { return i == 0 ? std::string("frontend") : table[i - 1].name; };
+  for (size_t i = 0; i < printed.size(); ++i) {
+    std::string err;
+    std::unique_ptr<Kernel> k = reparse(printed[i], stage(i), err);
+    if (!k)
+      return err;
+    for (size_t j = i + 1; j < printed.size(); ++j) {
+      if (std::string e = table[j - 1].run(*k, nullptr); !e.empty())
+        return stage(j) + " fails on the IR parsed after " + stage(i) + ": " + e;
+      if (std::string again = printKernel(*k); again != printed[j])
+        return stage(j) + " gives another IR on the IR parsed after " + stage(i) + ":\n" +
+               firstDifference(printed[j], again);
+    }
+  }
   return "";
 }
 

@@ -16,8 +16,8 @@ TILEC_KERNEL void debug_ops(const float* x, int n) {
 
 // IR-LABEL: kernel @debug_ops<int BM, int BN>
 // IR:      print "v" %{{[0-9]+}}:v
-// IR:      print "rows "and" n
-// IR-NEXT: " %{{[0-9]+}}:rows, %{{[0-9]+}}:n, %{{[0-9]+}}
+// The IR prints messages with C escapes, so that each op stays on one line.
+// IR:      print "rows \"and\" n\n" %{{[0-9]+}}:rows, %{{[0-9]+}}:n, %{{[0-9]+}}
 // IR:      assert "v must not be negative: 100%" %{{[0-9]+}}
 // IR:      assert "n > 0" %{{[0-9]+}}
 

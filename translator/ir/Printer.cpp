@@ -1,6 +1,7 @@
-// Textual form of the tile IR, one op per line:
+// Textual form of the tile IR, one op per line (ir/Parser.cpp reads it back):
 //   %3:offs = binary "+" %1, %2 : tile<int, BLOCK>  {contig=BLOCK div=... const=1}
 #include "ir/IR.h"
+#include "ir/PrintedForm.h"
 
 #include <sstream>
 
@@ -10,21 +11,20 @@ static std::string ref(const Value *v) {
   return "%" + std::to_string(v->id) + (v->name.empty() ? "" : ":" + v->name);
 }
 
-static bool hasIntInfo(const Value *v) {
-  return v->type.pointer || v->type.elem.isInteger() || v->type.elem.is(ScalarKind::Bool);
-}
+static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
+                    const std::string &indent);
 
-static void printOp(std::ostringstream &os, const Op &op, const std::string &indent);
-
-static void printRegion(std::ostringstream &os, const Region &r, const std::string &indent) {
+static void printRegion(std::ostringstream &os, const Kernel &k, const Region &r,
+                        const std::string &indent) {
   if (!r.args.empty()) {
     os << indent << "^(";
     for (size_t i = 0; i < r.args.size(); ++i)
-      os << (i ? ", " : "") << ref(r.args[i]) << " : " << r.args[i]->type.str();
+      os << (i ? ", " : "") << ref(r.args[i]) << " : " << r.args[i]->type.str()
+         << valueAnnotations(k, *r.args[i]);
     os << ")\n";
   }
   for (auto &op : r.ops)
-    printOp(os, *op, indent);
+    printOp(os, k, *op, indent);
   if (!r.yields.empty()) {
     os << indent << "yield";
     for (size_t i = 0; i < r.yields.size(); ++i)
@@ -33,33 +33,21 @@ static void printRegion(std::ostringstream &os, const Region &r, const std::stri
   }
 }
 
-static void printOp(std::ostringstream &os, const Op &op, const std::string &indent) {
+static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
+                    const std::string &indent) {
   os << indent;
   if (op.result)
     os << ref(op.result) << " = ";
   for (size_t i = 0; i < op.results.size(); ++i)
-    os << (i ? ", " : "") << ref(op.results[i]) << (i + 1 == op.results.size() ? " = " : "");
+    os << (i ? ", " : "") << ref(op.results[i]) << valueAnnotations(k, *op.results[i])
+       << (i + 1 == op.results.size() ? " = " : "");
   os << opKindName(op.kind);
   if (!op.opcode.empty())
-    os << " \"" << op.opcode << "\"";
-  if (!op.constexprCond.empty())
-    os << " constexpr(" << op.constexprCond << ")";
-  if (op.unrolled)
-    os << " unrolled";
-  if (op.pipelined)
-    os << " pipelined";
-  if (op.asyncCopy)
-    os << " async";
-  if (op.dotTransposed[0])
-    os << " a^T";
-  if (op.dotTransposed[1])
-    os << " b^T";
-  if (op.stage == Op::Stage::Producer)
-    os << " producer";
-  else if (op.stage == Op::Stage::Both)
-    os << " producer+consumer";
-  if (op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms)
-    os << " axis=" << op.axis;
+    os << " " << quoted(op.opcode);
+  // Flags and small fields: one table (PrintedForm.cpp) that the parser reads back too.
+  for (const OpWord &w : opWords())
+    if (std::string token = w.print(k, op); !token.empty())
+      os << " " << token;
   for (size_t i = 0; i < op.operands.size(); ++i)
     os << (i ? ", " : " ") << ref(op.operands[i]);
   for (auto &a : op.attrs)
@@ -68,16 +56,14 @@ static void printOp(std::ostringstream &os, const Op &op, const std::string &ind
     os << " : " << op.result->type.str();
   if (op.result && op.result->layout >= 0)
     os << " #" << op.result->layout;
-  if (op.result && hasIntInfo(op.result) && op.result->type.isTile())
-    os << "  {contig=" << op.result->info.contiguity.str()
-       << " div=" << op.result->info.divisibility.str()
-       << " const=" << op.result->info.constancy.str() << "}";
+  if (op.result && printsAxisInfo(*op.result))
+    os << "  " << axisInfoText(*op.result);
   if (op.kind == OpKind::Load || op.kind == OpKind::Store)
     os << "  {width=" << op.accessWidth.str() << "}";
   os << "\n";
   for (size_t i = 0; i < op.regions.size(); ++i) {
     os << indent << (i == 0 ? "{" : op.kind == OpKind::While ? "} do {" : "} else {") << "\n";
-    printRegion(os, *op.regions[i], indent + "  ");
+    printRegion(os, k, *op.regions[i], indent + "  ");
   }
   if (!op.regions.empty())
     os << indent << "}\n";
@@ -88,7 +74,10 @@ std::string printKernel(const Kernel &k) {
   os << "kernel @" << k.name << "<";
   for (size_t i = 0; i < k.templateParams.size(); ++i)
     os << (i ? ", " : "") << k.templateParams[i].cppType << " " << k.templateParams[i].name;
-  os << ">\n";
+  os << ">(";
+  for (size_t i = 0; i < k.params.size(); ++i)
+    os << (i ? ", " : "") << k.params[i].type.str() << " " << k.params[i].name;
+  os << ")\n";
   for (size_t i = 0; i < k.layouts.size(); ++i) {
     const Layout &l = k.layouts[i];
     if (l.kind == Layout::Kind::Slice)
@@ -100,7 +89,7 @@ std::string printKernel(const Kernel &k) {
       os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, l.shape}.shapeStr()
          << " max_vec=" << l.maxVec.str() << "\n";
   }
-  printRegion(os, k.body, "  ");
+  printRegion(os, k, k.body, "  ");
   return os.str();
 }
 
@@ -128,6 +117,8 @@ std::string verifyKernel(const Kernel &k) {
         err = std::string(opKindName(op.kind)) + " yields " + std::to_string(r->yields.size()) +
               " values for " + std::to_string(op.results.size()) + " results";
   });
+  if (err.empty())
+    err = verifyValues(k);
   return err;
 }
 

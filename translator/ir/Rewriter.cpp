@@ -142,6 +142,29 @@ void eraseIfDead(Kernel &k, Value *v) {
     eraseIfDead(k, o);
 }
 
+std::vector<Value *> liveValues(Kernel &k) {
+  std::vector<bool> live(k.values.size(), false);
+  auto mark = [&](const Value *v) { live[size_t(v->id)] = true; };
+  std::function<void(Region &)> visit = [&](Region &r) {
+    for (Value *a : r.args)
+      mark(a);
+    for (auto &op : r.ops) {
+      if (op->result)
+        mark(op->result);
+      for (Value *v : op->results)
+        mark(v);
+      for (auto &sub : op->regions)
+        visit(*sub);
+    }
+  };
+  visit(k.body);
+  std::vector<Value *> out;
+  for (auto &v : k.values)
+    if (live[size_t(v->id)])
+      out.push_back(v.get());
+  return out;
+}
+
 static void countIn(Region &r) {
   for (auto &op : r.ops) {
     for (Value *v : op->operands)

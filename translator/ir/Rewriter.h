@@ -63,6 +63,10 @@ void eraseOp(Kernel &k, Op *op);
 /// the same for its operands (a rewrite's leftovers; the user's own dead code stays).
 void eraseIfDead(Kernel &k, Value *v);
 
+/// The values the kernel's ops define (results, region arguments), in id order: what
+/// `k.values` holds minus the results of erased ops.
+std::vector<Value *> liveValues(Kernel &k);
+
 /// Recomputes `uses` of every value from the operands and yields that read it.
 void recountUses(Kernel &k);
 

@@ -74,11 +74,20 @@ public:
     std::vector<const Kernel *> ks;
     for (auto &k : kernels) {
       const Op *where = nullptr;
-      if (std::string err = runPasses(*k, o_.dumpAfter, dump, &where); !err.empty()) {
+      std::vector<std::string> printed;
+      if (std::string err =
+              runPasses(*k, o_.dumpAfter, dump, &where, o_.roundTripIR ? &printed : nullptr);
+          !err.empty()) {
         if (where && where->loc.isValid())
           diags.Report(where->loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << err;
         else
           std::cerr << input.string() << ": error: " << err << "\n";
+        failed_ = true;
+        return;
+      }
+      if (std::string err = o_.roundTripIR ? checkRoundTrip(printed) : ""; !err.empty()) {
+        std::cerr << input.string() << ": error: internal error: the IR of '" << k->name
+                  << "' does not round-trip: " << err << "\n";
         failed_ = true;
         return;
       }

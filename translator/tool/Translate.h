@@ -13,6 +13,7 @@ struct TranslateOptions {
   std::vector<std::string> clangArgs; // -I, -D, -std, --extra-arg and everything after `--`
   std::string buildDir;               // -p: folder with compile_commands.json
   std::string dumpAfter;
+  bool roundTripIR = false; // check that the printed IR parses back (checkRoundTrip)
   bool lineDirectives = false;
   bool check = false;
   std::string arch = "sm_90a";

@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
       "extra-arg", po::value(&extra)->composing(), "extra argument for clang")(
       "build-dir,p", po::value(&o.buildDir), "folder with compile_commands.json")(
       "dump-after", po::value(&o.dumpAfter),
-      "print the tile IR after a pass (frontend, axis-info, layout)")(
+      "print the tile IR after a pass (listed below), or after each with 'all'")(
       "line-directives", po::bool_switch(&o.lineDirectives),
       "emit #line directives back to the input")(
       "check", po::bool_switch(&o.check),
@@ -39,18 +39,23 @@ int main(int argc, char **argv) {
       "aot", po::value(&o.aotSpecs)->composing(),
       "also write <stem>.aot.cu instantiating 'kernel<args>[:num_warps[:num_stages]]'")(
       "input", po::value(&o.inputs)->composing(), "input files");
+  po::options_description hidden; // for tests
+  hidden.add_options()("roundtrip-ir", po::bool_switch(&o.roundTripIR),
+                       "fail unless the IR after each pass parses back into the same IR");
+  po::options_description all;
+  all.add(desc).add(hidden);
   po::positional_options_description pos;
   pos.add("input", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(ours, argv).options(desc).positional(pos).run(), vm);
+    po::store(po::command_line_parser(ours, argv).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const std::exception &e) {
     std::cerr << "tilec: error: " << e.what() << "\n" << desc << "\n";
     return 1;
   }
   if (vm.count("help")) {
-    std::cout << desc << "\n";
+    std::cout << desc << "\npasses (--dump-after), in pipeline order:\n" << tilec::passHelp();
     return 0;
   }
   if (o.inputs.empty()) {
@@ -58,11 +63,14 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!o.dumpAfter.empty()) {
-    bool known = false;
+    bool known = o.dumpAfter == "all";
     for (auto &p : tilec::passNames())
       known |= p == o.dumpAfter;
     if (!known) {
-      std::cerr << "tilec: error: --dump-after: unknown pass '" << o.dumpAfter << "'\n";
+      std::cerr << "tilec: error: --dump-after: unknown pass '" << o.dumpAfter << "' (known:";
+      for (auto &p : tilec::passNames())
+        std::cerr << " " << p;
+      std::cerr << ", or all)\n";
       return 1;
     }
   }

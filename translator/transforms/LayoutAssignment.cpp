@@ -1,5 +1,7 @@
 #include "transforms/LayoutAssignment.h"
 
+#include "ir/Rewriter.h"
+
 #include <map>
 
 namespace tilec {
@@ -206,6 +208,7 @@ private:
 };
 
 std::string Assigner::run(const Op **where) {
+  const std::vector<Value *> live = liveValues(k_); // not the results of ops passes erased
   // 1. Group the values that must share a layout.
   walk(k_, [&](const Op &op) {
     const Value *r = op.result;
@@ -307,15 +310,15 @@ std::string Assigner::run(const Op **where) {
   //    their shape. Rank-3 tiles first, with their slices (step 3), so that a rank-2 tile
   //    reduced from or expanded into one keeps the slice layout.
   bool rank3 = false;
-  for (auto &v : k_.values)
-    if (v->type.shape.size() == 3 && !hasUnitDim(v->type) && layoutOf(v.get()) < 0) {
+  for (Value *v : live)
+    if (v->type.shape.size() == 3 && !hasUnitDim(v->type) && layoutOf(v) < 0) {
       groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
       rank3 = true;
     }
   if (rank3)
     propagate();
-  for (auto &v : k_.values)
-    if (v->type.shape.size() == 2 && !isUnitRank2(v->type) && layoutOf(v.get()) < 0)
+  for (Value *v : live)
+    if (v->type.shape.size() == 2 && !isUnitRank2(v->type) && layoutOf(v) < 0)
       groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
 
   propagate();
@@ -327,17 +330,17 @@ std::string Assigner::run(const Op **where) {
 
   // 4. Everything else: rank-1 tiles get blocked layouts by shape; a unit tile nobody
   //    broadcasts keeps the layout of the rank-1 tile it expands.
-  for (auto &v : k_.values)
-    if (v->type.shape.size() == 1 && layoutOf(v.get()) < 0)
+  for (Value *v : live)
+    if (v->type.shape.size() == 1 && layoutOf(v) < 0)
       groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
   defaultsDone_ = true;
   propagate();
-  for (auto &v : k_.values)
-    if (v->type.isTile() && layoutOf(v.get()) < 0)
+  for (Value *v : live)
+    if (v->type.isTile() && layoutOf(v) < 0)
       groupLayout_[g_.find(v->id)] = blocked(v->type.shape);
-  for (auto &v : k_.values)
+  for (Value *v : live)
     if (v->type.isTile())
-      v->layout = layoutOf(v.get());
+      v->layout = layoutOf(v);
 
   // 5. Conversions where an operand's layout is not the one its user needs: an expand_dims
   //    whose rank-1 tile lives elsewhere; a [M, 1] / [1, N] tile broadcast into tiles of two

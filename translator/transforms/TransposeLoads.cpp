@@ -113,6 +113,39 @@ bool onlyDotOperand(Kernel &k, const Value *v) {
   return ok && reads == v->uses && reads > 0;
 }
 
+
+/// The loads worth transposing: those whose transposed pointers, mask and `other` can be
+/// built and whose transposed pointers axis-info finds contiguous. Decided on a trial copy
+/// that is removed again (with its values, so that the kernel's value ids do not depend on
+/// what was tried).
+std::vector<Op *> worthTransposing(Kernel &k, const std::vector<Op *> &loads) {
+  size_t valuesBefore = k.values.size();
+  Transposer tr(k);
+  std::vector<std::pair<Op *, Value *>> tried;
+  std::vector<Value *> copies;
+  for (Op *load : loads) {
+    Value *ptrs = tr.get(load->operands[0]);
+    bool complete = ptrs != nullptr;
+    for (size_t i = 0; i < load->operands.size(); ++i)
+      if (Value *t = tr.get(load->operands[i]); t && t != load->operands[i])
+        copies.push_back(t);
+      else if (!t)
+        complete = false;
+    if (complete)
+      tried.push_back({load, ptrs});
+  }
+  runAxisInfo(k);
+  std::vector<Op *> chosen;
+  for (auto [load, ptrs] : tried)
+    if (!assuredRuns(ptrs->info.contiguity).isConst(1))
+      chosen.push_back(load);
+  for (Value *v : copies)
+    eraseIfDead(k, v);
+  k.values.resize(valuesBefore);
+  runAxisInfo(k);
+  return chosen;
+}
+
 } // namespace
 
 void runTransposeLoads(Kernel &k) {
@@ -124,27 +157,12 @@ void runTransposeLoads(Kernel &k) {
   });
   if (loads.empty())
     return;
-  // Transposed pointers first: whether they are contiguous decides.
+  std::vector<Op *> chosen = worthTransposing(k, loads);
   Transposer tr(k);
-  std::vector<std::pair<Op *, Value *>> tried;
-  for (Op *load : loads)
-    if (Value *p = tr.get(load->operands[0]))
-      tried.push_back({load, p});
-  runAxisInfo(k);
-  bool changed = false;
-  std::vector<Value *> leftovers; // transposed copies nobody took
-  for (auto [load, ptrs] : tried) {
-    leftovers.push_back(ptrs);
-    if (assuredRuns(ptrs->info.contiguity).isConst(1))
-      continue;
-    std::vector<Value *> operands = {ptrs};
-    for (size_t i = 1; i < load->operands.size(); ++i)
-      operands.push_back(tr.get(load->operands[i]));
-    for (Value *o : operands)
-      if (o)
-        leftovers.push_back(o);
-    if (std::count(operands.begin(), operands.end(), nullptr))
-      continue;
+  for (Op *load : chosen) {
+    std::vector<Value *> operands;
+    for (Value *o : load->operands)
+      operands.push_back(tr.get(o));
     Builder b(k, load, /*after=*/true);
     Op *rowLoad = b.clone(*load, operands, transposed(load->result->type));
     Op *trans = b.create(OpKind::Trans, {rowLoad->result}, load->result->type);
@@ -155,11 +173,8 @@ void runTransposeLoads(Kernel &k) {
     eraseOp(k, load);
     for (Value *v : inputs)
       eraseIfDead(k, v);
-    changed = true;
   }
-  for (Value *v : leftovers)
-    eraseIfDead(k, v);
-  if (changed)
+  if (!chosen.empty())
     runAxisInfo(k);
 }
 

@@ -1,0 +1,22 @@
+// --dump-after=all prints the IR after the frontend and after every pass of the pipeline, in
+// order, each under its banner.
+#include <tilec/tl.h>
+
+template <int BLOCK>
+TILEC_KERNEL void scale(const float *x, float *out, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  tl::store(out + offs, tl::load(x + offs, offs < n) * 2.0f, offs < n);
+}
+
+// IR:      // -----// IR after frontend //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR-NEXT:   %0:x = param [0] : const float*
+// IR:      // -----// IR after axis-info //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after layout //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR-NEXT:   layout #0 blocked[BLOCK] max_vec=4
+// IR:      // -----// IR after fuse-dot-transpose //----- //
+// IR:      // -----// IR after pipeline //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR-NOT:  // -----//

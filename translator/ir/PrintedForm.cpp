@@ -1,0 +1,139 @@
+// The flags and fields of an op's printed line, and what region arguments and control-flow
+// results print after them (see PrintedForm.h).
+#include "ir/PrintedForm.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace tilec {
+
+bool printsAxisInfo(const Value &v) {
+  return v.type.isTile() &&
+         (v.type.pointer || v.type.elem.isInteger() || v.type.elem.is(ScalarKind::Bool));
+}
+
+std::string axisInfoText(const Value &v) {
+  return "{contig=" + v.info.contiguity.str() + " div=" + v.info.divisibility.str() +
+         " const=" + v.info.constancy.str() + "}";
+}
+
+std::string valueAnnotations(const Kernel &, const Value &v) {
+  std::string s = v.layout >= 0 ? " #" + std::to_string(v.layout) : "";
+  bool known = !v.info.contiguity.isConst(1) || !v.info.divisibility.isConst(1) ||
+               !v.info.constancy.isConst(1);
+  if (known && printsAxisInfo(v))
+    s += "  " + axisInfoText(v);
+  return s;
+}
+
+std::string quoted(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += std::string("\\") + c;
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if ((unsigned char)c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", unsigned((unsigned char)c));
+      out += buf;
+    } else
+      out += c;
+  }
+  return out + "\"";
+}
+
+namespace {
+
+/// A bare word for a bool field of Op.
+OpWord flag(const char *word, bool &(*field)(Op &)) {
+  return {
+      word,
+      [=](const Kernel &, const Op &op) {
+        return field(const_cast<Op &>(op)) ? std::string(word) : "";
+      },
+      [=](Kernel &, Op &op, const std::string &arg) { return arg.empty() && (field(op) = true); }};
+}
+
+OpWord stage(const char *word, Op::Stage st) {
+  return {word,
+          [=](const Kernel &, const Op &op) { return op.stage == st ? std::string(word) : ""; },
+          [=](Kernel &, Op &op, const std::string &arg) {
+            op.stage = st;
+            return arg.empty();
+          }};
+}
+
+/// "0, 2" -> {0, 2}; false unless every item is a number below `limit`.
+bool indexList(const std::string &text, size_t limit, std::vector<size_t> &out) {
+  std::istringstream is(text);
+  std::string item;
+  while (std::getline(is, item, ',')) {
+    char *end = nullptr;
+    unsigned long v = std::strtoul(item.c_str(), &end, 10);
+    if (end == item.c_str() || *end != '\0' || v >= limit)
+      return false;
+    out.push_back(v);
+  }
+  return true;
+}
+
+} // namespace
+
+const std::vector<OpWord> &opWords() {
+  static const std::vector<OpWord> words = {
+      {"constexpr",
+       [](const Kernel &, const Op &op) {
+         return op.constexprCond.empty() ? "" : "constexpr(" + op.constexprCond + ")";
+       },
+       [](Kernel &, Op &op, const std::string &arg) { return !(op.constexprCond = arg).empty(); }},
+      flag("unrolled", [](Op &op) -> bool & { return op.unrolled; }),
+      {"pipelined", [](const Kernel &, const Op &op) { return op.pipelined ? "pipelined" : ""; },
+       [](Kernel &, Op &op, const std::string &arg) {
+         op.pipelined = true;
+         op.producerCarried.resize(op.results.size(), false);
+         return arg.empty();
+       }},
+      // The carried variables that only serve the pipelined loads (by position).
+      {"producer_carried",
+       [](const Kernel &, const Op &op) {
+         std::string list;
+         for (size_t i = 0; i < op.producerCarried.size(); ++i)
+           if (op.producerCarried[i])
+             list += (list.empty() ? "" : ", ") + std::to_string(i);
+         return list.empty() ? "" : "producer_carried(" + list + ")";
+       },
+       [](Kernel &, Op &op, const std::string &arg) {
+         std::vector<size_t> carried;
+         if (!indexList(arg, op.results.size(), carried) || carried.empty())
+           return false;
+         op.producerCarried.resize(op.results.size(), false);
+         for (size_t i : carried)
+           op.producerCarried[i] = true;
+         return true;
+       }},
+      flag("async", [](Op &op) -> bool & { return op.asyncCopy; }),
+      flag("a^T", [](Op &op) -> bool & { return op.dotTransposed[0]; }),
+      flag("b^T", [](Op &op) -> bool & { return op.dotTransposed[1]; }),
+      stage("producer", Op::Stage::Producer),
+      stage("producer+consumer", Op::Stage::Both),
+      {"axis",
+       [](const Kernel &, const Op &op) {
+         bool printed = op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms;
+         return printed ? "axis=" + std::to_string(op.axis) : "";
+       },
+       [](Kernel &, Op &op, const std::string &arg) {
+         std::vector<size_t> axis;
+         if (!indexList(arg, 3, axis) || axis.size() != 1)
+           return false;
+         op.axis = int(axis[0]);
+         return true;
+       }},
+  };
+  return words;
+}
+
+} // namespace tilec
