@@ -7,8 +7,8 @@
 // reduces (value, index) pairs the same way, for argmax / argmin.
 #pragma once
 
-#include <tilec/device/layout2d.cuh>
-#include <tilec/device/reduce.cuh>
+#include <tilec/device/common/layout2d.cuh>
+#include <tilec/device/common/reduce.cuh>
 
 namespace tilec {
 
