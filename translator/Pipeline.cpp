@@ -7,6 +7,9 @@
 //   fuse-dot-transpose  tl::dot reads trans(x) operands as x (transforms/FuseDotTranspose.cpp)
 //   pipeline    loads that feed tl::dot go to shared memory stages ahead
 //   (transforms/PipelineLoads.cpp) (then codegen/: CUDA, launcher header, AOT unit)
+//
+// The passes that depend on the GPU (layout, pipeline) and the emitters take the Target built
+// from --arch (target/Target.h): what the output may rely on on every GPU it must run on.
 #include "Pipeline.h"
 
 #include "analysis/AxisInfo.h"
@@ -22,8 +25,8 @@ const std::vector<std::string> &passNames() {
   return names;
 }
 
-std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump,
-                      const Op **where) {
+std::string runPasses(Kernel &k, const Target &target, const std::string &dumpAfter,
+                      std::string &dump, const Op **where) {
   auto after = [&](const char *pass) {
     if (dumpAfter == pass)
       dump += "// -----// IR after " + std::string(pass) + " //----- //\n" + printKernel(k);
@@ -33,12 +36,12 @@ std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump
     return "internal error: IR verification failed for '" + k.name + "': " + err;
   runAxisInfo(k);
   after("axis-info");
-  if (std::string err = runLayoutAssignment(k, where); !err.empty())
+  if (std::string err = runLayoutAssignment(k, target, where); !err.empty())
     return err;
   after("layout");
   runFuseDotTranspose(k);
   after("fuse-dot-transpose");
-  runPipelineLoads(k);
+  runPipelineLoads(k, target);
   after("pipeline");
   return "";
 }

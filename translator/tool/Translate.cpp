@@ -74,7 +74,7 @@ public:
     std::vector<const Kernel *> ks;
     for (auto &k : kernels) {
       const Op *where = nullptr;
-      if (std::string err = runPasses(*k, o_.dumpAfter, dump, &where); !err.empty()) {
+      if (std::string err = runPasses(*k, o_.target, o_.dumpAfter, dump, &where); !err.empty()) {
         if (where && where->loc.isValid())
           diags.Report(where->loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << err;
         else
@@ -95,6 +95,7 @@ public:
     eo.inputPath = fs::absolute(input).string();
     eo.stem = input.stem().string();
     eo.lineDirectives = o_.lineDirectives;
+    eo.target = o_.target;
     std::string cuda = emitCuda(ks, eo);
     std::string launcher = emitLauncher(ks, cuda, eo) + emitAutotunedLaunchers(ks, autotune, eo);
 
@@ -136,9 +137,10 @@ public:
           for (auto &n : defaultInstances(*k))
             names.push_back(n);
       }
-      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.arch, names);
+      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch, names);
       if (!log.empty()) {
-        std::cerr << eo.stem << ".cu: error: NVRTC failed for " << o_.arch << ":\n" << log << "\n";
+        std::cerr << eo.stem << ".cu: error: NVRTC failed for " << o_.target.arch << ":\n"
+                  << log << "\n";
         failed_ = true;
         return;
       }

@@ -452,7 +452,7 @@ void Assigner::resliceResult(Op *op, int layout) {
 
 } // namespace
 
-std::string runLayoutAssignment(Kernel &k, const Op **where) {
+std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op **where) {
   std::string err = Assigner(k).run(where);
   if (!err.empty())
     return err;
