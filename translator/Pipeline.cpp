@@ -6,6 +6,9 @@
 //   then the passes of passTable() below, in order; codegen/ writes the CUDA, the launcher
 //   header and the AOT unit from the result. The same table drives --dump-after, tilec-opt's
 //   --run-pass and the pass lists of --help: a new pass is one line here.
+//
+// The passes that depend on the GPU (layout, pipeline) and the emitters take the Target built
+// from --arch (target/Target.h): what the output may rely on on every GPU it must run on.
 #include "Pipeline.h"
 
 #include "analysis/AxisInfo.h"
@@ -23,9 +26,15 @@ namespace tilec {
 
 namespace {
 
-/// Adapts a pass that cannot fail to the table's signature.
-template <void (*Fn)(Kernel &)> std::string infallible(Kernel &k, const Op **) {
+/// Adapts a pass that cannot fail, and does not depend on the target, to the table's
+/// signature.
+template <void (*Fn)(Kernel &)> std::string infallible(Kernel &k, const Target &, const Op **) {
   Fn(k);
+  return "";
+}
+
+std::string pipelineLoads(Kernel &k, const Target &target, const Op **) {
+  runPipelineLoads(k, target);
   return "";
 }
 
@@ -56,7 +65,7 @@ const std::vector<PassInfo> &passTable() {
        infallible<runHoistDotOperands>},
       {"pipeline",
        "loads that feed tl::dot go to shared memory stages ahead (transforms/PipelineLoads.cpp)",
-       infallible<runPipelineLoads>},
+       pipelineLoads},
   };
   return table;
 }
@@ -102,8 +111,8 @@ std::string dumpBanner(const std::string &pass) {
   return "// -----// IR after " + pass + " //----- //\n";
 }
 
-std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump, const Op **where,
-                      std::vector<std::string> *printed) {
+std::string runPasses(Kernel &k, const Target &target, const std::string &dumpAfter,
+                      std::string &dump, const Op **where, std::vector<std::string> *printed) {
   auto after = [&](const std::string &pass) {
     if (dumpAfter == pass || dumpAfter == "all")
       dump += dumpBanner(pass) + printKernel(k);
@@ -114,7 +123,7 @@ std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump
   if (std::string err = verifyAfter(k, "frontend"); !err.empty())
     return err;
   for (const PassInfo &p : passTable()) {
-    if (std::string err = p.run(k, where); !err.empty())
+    if (std::string err = p.run(k, target, where); !err.empty())
       return err;
     if (std::string err = verifyAfter(k, p.name); !err.empty())
       return err;
@@ -123,12 +132,13 @@ std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump
   return "";
 }
 
-std::string runPassList(Kernel &k, const std::vector<std::string> &names, const Op **where) {
+std::string runPassList(Kernel &k, const Target &target, const std::vector<std::string> &names,
+                        const Op **where) {
   for (const std::string &name : names) {
     const PassInfo *p = findPass(name);
     if (!p)
       return "unknown pass '" + name + "'";
-    if (std::string err = p->run(k, where); !err.empty())
+    if (std::string err = p->run(k, target, where); !err.empty())
       return err;
     if (std::string err = verifyAfter(k, name); !err.empty())
       return err;
@@ -158,7 +168,7 @@ std::unique_ptr<Kernel> reparse(const std::string &text, const std::string &stag
 
 } // namespace
 
-std::string checkRoundTrip(const std::vector<std::string> &printed) {
+std::string checkRoundTrip(const std::vector<std::string> &printed, const Target &target) {
   const auto &table = passTable();
   auto stage = [&](size_t i) { return i == 0 ? std::string("frontend") : table[i - 1].name; };
   for (size_t i = 0; i < printed.size(); ++i) {
@@ -167,7 +177,7 @@ std::string checkRoundTrip(const std::vector<std::string> &printed) {
     if (!k)
       return err;
     for (size_t j = i + 1; j < printed.size(); ++j) {
-      if (std::string e = table[j - 1].run(*k, nullptr); !e.empty())
+      if (std::string e = table[j - 1].run(*k, target, nullptr); !e.empty())
         return stage(j) + " fails on the IR parsed after " + stage(i) + ": " + e;
       if (std::string again = printKernel(*k); again != printed[j])
         return stage(j) + " gives another IR on the IR parsed after " + stage(i) + ":\n" +

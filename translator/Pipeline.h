@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "target/Target.h"
 
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ namespace tilec {
 struct PassInfo {
   const char *name;        // for --dump-after, tilec-opt --run-pass
   const char *description; // one line, for --help
-  std::string (*run)(Kernel &k, const Op **where);
+  std::string (*run)(Kernel &k, const Target &target, const Op **where);
 };
 
 /// The passes in pipeline order (analyses included).
@@ -35,20 +36,22 @@ std::string verifyAfter(const Kernel &k, const std::string &pass);
 /// The banner --dump-after prints before the IR of a kernel after `pass`.
 std::string dumpBanner(const std::string &pass);
 
-/// Runs the passes after the frontend on `k`, verifying the IR after each. When `dumpAfter`
+/// Runs the passes after the frontend on `k` for `target` (the GPUs the output must run on),
+/// verifying the IR after each. When `dumpAfter`
 /// names a pass (or is "all"), the IR after it is appended to `dump`; `printed`, when given,
 /// receives the IR after the frontend and after each pass. Returns an error description or
 /// ""; `where` is set to the op the error is about when there is one.
-std::string runPasses(Kernel &k, const std::string &dumpAfter, std::string &dump,
-                      const Op **where = nullptr, std::vector<std::string> *printed = nullptr);
+std::string runPasses(Kernel &k, const Target &target, const std::string &dumpAfter,
+                      std::string &dump, const Op **where = nullptr,
+                      std::vector<std::string> *printed = nullptr);
 
 /// Runs the named passes of the table, in the given order, verifying after each.
-std::string runPassList(Kernel &k, const std::vector<std::string> &names,
+std::string runPassList(Kernel &k, const Target &target, const std::vector<std::string> &names,
                         const Op **where = nullptr);
 
 /// Checks that the printed IR is complete, given runPasses' `printed`: each text parses into
 /// an IR that prints the same, and the remaining passes turn it into the next texts. "" or a
 /// description of the first difference.
-std::string checkRoundTrip(const std::vector<std::string> &printed);
+std::string checkRoundTrip(const std::vector<std::string> &printed, const Target &target);
 
 } // namespace tilec

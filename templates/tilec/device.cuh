@@ -1,32 +1,47 @@
 // tilec/device.cuh: the device library that generated CUDA includes.
-// Headers include each other by full name (<tilec/device/...>): NVRTC matches in-memory
-// headers by exact include name.
+//
+//   device/common/  what every supported GPU (sm_80 and newer) runs: types, layouts,
+//                   global accesses, reductions, scans, atomics, shared-memory tiles, ...
+//   device/sm80/    Ampere tensor-core code, also used on newer GPUs: mma.sync, ldmatrix,
+//                   cp.async, the mma accumulator layout
+//   device/sm90/    Hopper-only code (wgmma), compiled only for sm_90a
+//                   (__CUDA_ARCH_FEAT_SM90_ALL) and empty elsewhere
+//   device/dot.cuh  tl::dot's choice between sm90/ and sm80/
+//
+// The generated code is compiled for the GPU it runs on, so one source serves every family;
+// the preprocessor picks the paths. Headers include each other by full name
+// (<tilec/device/...>): NVRTC matches in-memory headers by exact include name.
 #pragma once
 
-#include <tilec/device/atomics.cuh>
-#include <tilec/device/broadcast.cuh>
-#include <tilec/device/compat.cuh>
-#include <tilec/device/constexpr_math.cuh>
-#include <tilec/device/cp_async.cuh>
-#include <tilec/device/debug.cuh>
-#include <tilec/device/elementwise.cuh>
-#include <tilec/device/global_access.cuh>
-#include <tilec/device/layout.cuh>
-#include <tilec/device/layout2d.cuh>
-#include <tilec/device/layout3d.cuh>
-#include <tilec/device/layout_traits.cuh>
-#include <tilec/device/mma.cuh>
-#include <tilec/device/mma_layout.cuh>
-#include <tilec/device/random.cuh>
-#include <tilec/device/reduce.cuh>
-#include <tilec/device/reduce_axis.cuh>
-#include <tilec/device/reduce_axis_smem.cuh>
-#include <tilec/device/relayout.cuh>
-#include <tilec/device/scan.cuh>
-#include <tilec/device/scan_axis.cuh>
-#include <tilec/device/scan_axis_smem.cuh>
-#include <tilec/device/smem_tile.cuh>
-#include <tilec/device/types.cuh>
-#include <tilec/device/wgmma.cuh>
-#include <tilec/device/wgmma_ops.cuh>
-#include <tilec/device/warp.cuh>
+#include <tilec/device/common/atomics.cuh>
+#include <tilec/device/common/broadcast.cuh>
+#include <tilec/device/common/compat.cuh>
+#include <tilec/device/common/constexpr_math.cuh>
+#include <tilec/device/common/debug.cuh>
+#include <tilec/device/common/elementwise.cuh>
+#include <tilec/device/common/global_access.cuh>
+#include <tilec/device/common/layout.cuh>
+#include <tilec/device/common/layout2d.cuh>
+#include <tilec/device/common/layout3d.cuh>
+#include <tilec/device/common/layout_traits.cuh>
+#include <tilec/device/common/random.cuh>
+#include <tilec/device/common/reduce.cuh>
+#include <tilec/device/common/reduce_axis.cuh>
+#include <tilec/device/common/reduce_axis_smem.cuh>
+#include <tilec/device/common/relayout.cuh>
+#include <tilec/device/common/scan.cuh>
+#include <tilec/device/common/scan_axis.cuh>
+#include <tilec/device/common/scan_axis_smem.cuh>
+#include <tilec/device/common/smem_tile.cuh>
+#include <tilec/device/common/types.cuh>
+#include <tilec/device/common/warp.cuh>
+
+#include <tilec/device/sm80/cp_async.cuh>
+#include <tilec/device/sm80/mma.cuh>
+#include <tilec/device/sm80/mma_layout.cuh>
+#include <tilec/device/sm80/reduce_axis_mma.cuh>
+
+#include <tilec/device/sm90/wgmma.cuh>
+#include <tilec/device/sm90/wgmma_ops.cuh>
+
+#include <tilec/device/dot.cuh>

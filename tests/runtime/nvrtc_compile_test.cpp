@@ -11,6 +11,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using tilec::detail::compile_with_nvrtc;
@@ -114,6 +116,33 @@ TEST(NvrtcCompile, EmbeddedTemplatesAreListedByIncludeName) {
       found |= std::string(files[i].name) == "tilec/device.cuh";
     EXPECT_TRUE(found);
   }
+}
+
+// The device library's layers include downwards only: common/ runs on every supported GPU and
+// includes nothing architecture-specific; sm80/ may use common/; sm90/ may use both.
+TEST(NvrtcCompile, DeviceLibraryLayersIncludeDownwards) {
+  size_t count = 0;
+  const tilec::detail::EmbeddedFile *files = tilec::detail::embedded_templates(&count);
+  const std::string device = "tilec/device/";
+  int common = 0, sm80 = 0, sm90 = 0;
+  for (size_t i = 0; i < count; ++i) {
+    std::string name = files[i].name, text = files[i].text;
+    if (name.rfind(device, 0) != 0)
+      continue;
+    std::string layer = name.substr(device.size(), name.find('/', device.size()) - device.size());
+    std::vector<std::string> banned;
+    if (layer == "common")
+      ++common, banned = {"<tilec/device/sm80/", "<tilec/device/sm90/", "<tilec/device/dot.cuh>"};
+    else if (layer == "sm80")
+      ++sm80, banned = {"<tilec/device/sm90/", "<tilec/device/dot.cuh>"};
+    else if (layer == "sm90")
+      ++sm90, banned = {"<tilec/device/dot.cuh>"};
+    for (const std::string &b : banned)
+      EXPECT_EQ(text.find("#include " + b), std::string::npos) << name << " includes " << b;
+  }
+  EXPECT_GT(common, 0);
+  EXPECT_GT(sm80, 0);
+  EXPECT_GT(sm90, 0);
 }
 
 TEST(NvrtcCompile, ErrorHasLogSpecializationAndSavedSource) {

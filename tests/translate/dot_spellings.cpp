@@ -66,4 +66,4 @@ TILEC_KERNEL void row_stats(const tl::half *q, const tl::half *kt, float *out, i
 // CU:       for (int
 // CU:       tilec::dot_smem<{{.*}}>([[QS]], {{.*}});
 // CU-NOT:   __syncthreads(); // the scratch buffer is free again
-// CU:       tilec::reduce_axis<L{{[0-9]+}}, 1>(
+// CU:       tilec::reduce_axis_mma<L{{[0-9]+}}, 1>(

@@ -1,5 +1,5 @@
 // Concrete 16-bit float element types in the signature: tl::half and tl::bfloat16 keep their
-// names in the generated code (device/types.cuh maps them to __half / __nv_bfloat16).
+// names in the generated code (device/common/types.cuh maps them to __half / __nv_bfloat16).
 #include <tilec/tl.h>
 
 template <int BLOCK>

@@ -1,5 +1,5 @@
 // Every one-operand math function of tl::, on float tiles; each maps to tilec::<name> in
-// device/elementwise.cuh (half and bfloat16 compute in float there).
+// device/common/elementwise.cuh (half and bfloat16 compute in float there).
 #include <tilec/tl.h>
 
 template <int BLOCK>

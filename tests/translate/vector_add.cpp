@@ -26,9 +26,9 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 
 // One __global__ template: the compile-time parameters, then the launch options.
 // CU:       template <int BLOCK, int NUM_WARPS, int NUM_STAGES, unsigned DIV16>
-// CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * 32)
+// CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT:  add_kernel(const float* x, const float* y, float* out, int n) {
-// CU-NEXT:    constexpr int THREADS = NUM_WARPS * 32;
+// CU-NEXT:    constexpr int THREADS = NUM_WARPS * tilec::WARP_SIZE;
 // Facts: bit i of DIV16 for argument i.
 // CU-NEXT:    constexpr bool x_aligned = (DIV16 >> 0) & 1u;
 // CU-NEXT:    constexpr bool y_aligned = (DIV16 >> 1) & 1u;

@@ -231,7 +231,7 @@ TEST(PassTable, RunPassesDumpsAllAndRoundTrips) {
   ASSERT_TRUE(k) << err;
   std::string dump;
   std::vector<std::string> printed;
-  ASSERT_EQ(runPasses(*k, "all", dump, nullptr, &printed), "");
+  ASSERT_EQ(runPasses(*k, Target::defaultTarget(), "all", dump, nullptr, &printed), "");
   ASSERT_EQ(printed.size(), passNames().size());
   size_t at = 0;
   for (size_t i = 0; i < printed.size(); ++i) {
@@ -242,19 +242,19 @@ TEST(PassTable, RunPassesDumpsAllAndRoundTrips) {
     at += printed[i].size();
   }
   EXPECT_EQ(at, dump.size());
-  EXPECT_EQ(checkRoundTrip(printed), "");
+  EXPECT_EQ(checkRoundTrip(printed, Target::defaultTarget()), "");
   // A text that is not what the passes give is reported.
   printed.back() += "  return\n";
-  EXPECT_NE(checkRoundTrip(printed), "");
+  EXPECT_NE(checkRoundTrip(printed, Target::defaultTarget()), "");
 }
 
 TEST(PassTable, RunPassListRejectsUnknownNames) {
   std::string err;
   auto k = parseKernel(kLoop, err);
   ASSERT_TRUE(k) << err;
-  EXPECT_EQ(runPassList(*k, {"axis-info", "layout"}), "");
+  EXPECT_EQ(runPassList(*k, Target::defaultTarget(), {"axis-info", "layout"}), "");
   EXPECT_FALSE(k->layouts.empty());
-  EXPECT_EQ(runPassList(*k, {"bogus"}), "unknown pass 'bogus'");
+  EXPECT_EQ(runPassList(*k, Target::defaultTarget(), {"bogus"}), "unknown pass 'bogus'");
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 
 #include <set>
 #include <sstream>
+#include <string>
 
 namespace tilec {
 
@@ -31,7 +32,8 @@ bool containsWord(const std::string &text, const std::string &word) {
 class Emitter {
 public:
   Emitter(const Kernel &k, const AutotuneDecl &d, const EmitOptions &o, std::ostringstream &os)
-      : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.stem) {}
+      : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.stem),
+        threads_("config.num_warps * " + std::to_string(o.target.warpSize)) {}
 
   /// The declaration's data and hooks, inside the header's namespace.
   void emitSupport(std::set<std::string> &copiedFunctions);
@@ -72,6 +74,7 @@ private:
   const AutotuneDecl &d_;
   std::ostringstream &os_;
   std::string ns_;
+  std::string threads_; // a config's threads per block: num_warps times the target's warp size
 };
 
 void Emitter::emitSupport(std::set<std::string> &copied) {
@@ -214,16 +217,16 @@ void Emitter::emitLauncher() {
   os_ << "};\n";
   std::string dyn = dynamicSmemBytes(k_, "config.num_stages");
   if (dyn.empty()) {
-    os_ << "    kernel.launch(spec_key(config), grid(config), config.num_warps * 32, "
-           "/*shared_bytes=*/0, stream, params);\n";
+    os_ << "    kernel.launch(spec_key(config), grid(config), " << threads_
+        << ", /*shared_bytes=*/0, stream, params);\n";
   } else {
     for (auto &tp : k_.templateParams)
       if (d_.setPerConfig(tp.name) && containsWord(dyn, tp.name))
         os_ << "    const int64_t " << tp.name << " = config.get(\"" << tp.name << "\");\n";
     os_ << "    // the stage buffers of its pipelined loops\n"
         << "    const size_t shared_bytes = size_t(" << dyn << ");\n"
-        << "    kernel.launch(spec_key(config), grid(config), config.num_warps * 32, "
-           "shared_bytes, stream, params);\n";
+        << "    kernel.launch(spec_key(config), grid(config), " << threads_
+        << ", shared_bytes, stream, params);\n";
   }
   os_ << "  };\n";
 

@@ -3,6 +3,7 @@
 
 #include "ir/Autotune.h"
 #include "ir/IR.h"
+#include "target/Target.h"
 
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@ struct EmitOptions {
   std::string inputPath; // for #line directives
   std::string stem;      // "vector_add"
   bool lineDirectives = false;
+  Target target = Target::defaultTarget(); // the GPUs the output must run on (--arch)
 };
 
 /// The readable .cu: one __global__ template per kernel.

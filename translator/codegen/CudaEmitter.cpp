@@ -261,11 +261,14 @@ std::string KernelEmitter::run() {
   for (auto &tp : k_.templateParams)
     os << tp.cppType << " " << tp.name << ", ";
   os << "int NUM_WARPS, int NUM_STAGES, unsigned DIV16>\n";
-  os << "__global__ void __launch_bounds__(NUM_WARPS * 32)\n" << k_.name << "(";
+  // Threads per warp: the device library's tilec::WARP_SIZE, which is the target's warp size
+  // (tests/unit/target_test.cpp holds the two together).
+  const std::string warpSize = "tilec::WARP_SIZE";
+  os << "__global__ void __launch_bounds__(NUM_WARPS * " << warpSize << ")\n" << k_.name << "(";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os << (i ? ", " : "") << k_.params[i].type.cudaElem() << " " << paramNames[i];
   os << ") {\n";
-  os << "  constexpr int THREADS = NUM_WARPS * 32;\n";
+  os << "  constexpr int THREADS = NUM_WARPS * " << warpSize << ";\n";
   // Only the facts this kernel's analysis used.
   for (size_t i = 0; i < k_.params.size(); ++i) {
     std::string fact = div16FactName(k_.params[i]);

@@ -80,10 +80,15 @@ void KernelEmitter::emitReduce(const Op &op) {
           << fn << ", tid, smem);\n";
     return;
   }
-  needSmem("tilec::axis_scratch_bytes<" + L + ", " + dim + ", " + T + ">()");
+  // A tl::dot result is reduced in the tensor cores' layout: quad shuffles, and shared memory
+  // only when several warps split the reduced dimension.
+  bool mma = k_.layouts[size_t(in->layout)].kind == Layout::Kind::Mma;
+  std::string fnName = mma ? "reduce_axis_mma" : "reduce_axis";
+  needSmem("tilec::" + std::string(mma ? "mma_" : "") + "axis_scratch_bytes<" + L + ", " + dim +
+           ", " + T + ">()");
   *out_ << "  " << T << " " << name << "[" << layoutOf(r) << "::ELEMS];\n";
-  *out_ << "  tilec::reduce_axis<" << L << ", " << dim << ">(" << arr << ", " << name << ", " << fn
-        << ", tid, smem);\n";
+  *out_ << "  tilec::" << fnName << "<" << L << ", " << dim << ">(" << arr << ", " << name << ", "
+        << fn << ", tid, smem);\n";
 }
 
 void KernelEmitter::emitScan(const Op &op) {

@@ -1,5 +1,5 @@
 // tl::device_print and tl::device_assert: every thread prints or checks the elements it owns
-// (threads holding copies stay quiet), through templates/tilec/device/debug.cuh.
+// (threads holding copies stay quiet), through templates/tilec/device/common/debug.cuh.
 //
 //   tl::device_print("v", v)   if (L0::owner(tid)) for (i ...)
 //                                tilec::device_print("v", L0::row(tid, i), L0::col(tid, i), v[i]);

@@ -73,12 +73,13 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     os << "};\n";
     std::string dyn = dynamicSmemBytes(*k, "options.num_stages");
     if (dyn.empty()) {
-      os << "  kernel.launch(key, grid, options.num_warps * 32, /*shared_bytes=*/0, stream, "
-            "params);\n";
+      os << "  kernel.launch(key, grid, options.num_warps * " << o.target.warpSize
+         << ", /*shared_bytes=*/0, stream, params);\n";
     } else {
       os << "  // the stage buffers of its pipelined loops\n";
       os << "  const size_t shared_bytes = size_t(" << dyn << ");\n";
-      os << "  kernel.launch(key, grid, options.num_warps * 32, shared_bytes, stream, params);\n";
+      os << "  kernel.launch(key, grid, options.num_warps * " << o.target.warpSize
+         << ", shared_bytes, stream, params);\n";
     }
     os << "}\n";
   }

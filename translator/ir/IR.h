@@ -120,9 +120,9 @@ struct Op {
 };
 
 /// A layout for tiles: how a program instance's threads hold the elements
-/// (templates/tilec/device/layout.cuh, layout2d.cuh).
+/// (templates/tilec/device/common/layout.cuh, layout2d.cuh).
 struct Layout {
-  // Mma: where mma.sync leaves tl::dot results (templates/tilec/device/mma_layout.cuh).
+  // Mma: where mma.sync leaves tl::dot results (templates/tilec/device/sm80/mma_layout.cuh).
   enum class Kind { Blocked, Slice, Mma } kind = Kind::Blocked;
   std::vector<SymExpr> shape; // Blocked, Mma: the tile shape (rank 1 or 2; Mma rank 2)
   SymExpr maxVec = 1;         // Blocked: widest run of consecutive elements one thread holds

@@ -15,12 +15,13 @@ namespace po = boost::program_options;
 
 int main(int argc, char **argv) {
   std::vector<std::string> passLists;
-  std::string input, output;
+  std::string input, output, arch = tilec::Target::defaultTarget().arch;
   po::options_description desc("usage: tilec-opt [options] <input.ir | ->\noptions");
   desc.add_options()("help,h", "show this help")(
       "run-pass", po::value(&passLists)->composing(),
       "passes to run, in order: name[,name...] (repeatable; 'all': the whole pipeline)")(
-      "output,o", po::value(&output), "write the IR here (default: standard output)");
+      "output,o", po::value(&output), "write the IR here (default: standard output)")(
+      "arch", po::value(&arch), "the target the passes assume (default sm_90a)");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&input));
   po::options_description all;
@@ -41,6 +42,11 @@ int main(int argc, char **argv) {
   }
   if (input.empty()) {
     std::cerr << "tilec-opt: error: no input file\n" << desc << "\n";
+    return 1;
+  }
+  tilec::Target target;
+  if (std::string err = tilec::Target::parse(arch, target); !err.empty()) {
+    std::cerr << "tilec-opt: error: --arch: " << err << "\n";
     return 1;
   }
 
@@ -82,7 +88,7 @@ int main(int argc, char **argv) {
   for (auto &k : kernels) {
     std::string err = tilec::verifyAfter(*k, "parsing");
     if (err.empty())
-      err = tilec::runPassList(*k, passes);
+      err = tilec::runPassList(*k, target, passes);
     if (!err.empty()) {
       std::cerr << input << ": error: kernel '" << k->name << "': " << err << "\n";
       return 1;

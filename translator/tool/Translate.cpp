@@ -76,7 +76,8 @@ public:
       const Op *where = nullptr;
       std::vector<std::string> printed;
       if (std::string err =
-              runPasses(*k, o_.dumpAfter, dump, &where, o_.roundTripIR ? &printed : nullptr);
+              runPasses(*k, o_.target, o_.dumpAfter, dump, &where,
+                        o_.roundTripIR ? &printed : nullptr);
           !err.empty()) {
         if (where && where->loc.isValid())
           diags.Report(where->loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << err;
@@ -85,7 +86,7 @@ public:
         failed_ = true;
         return;
       }
-      if (std::string err = o_.roundTripIR ? checkRoundTrip(printed) : ""; !err.empty()) {
+      if (std::string err = o_.roundTripIR ? checkRoundTrip(printed, o_.target) : ""; !err.empty()) {
         std::cerr << input.string() << ": error: internal error: the IR of '" << k->name
                   << "' does not round-trip: " << err << "\n";
         failed_ = true;
@@ -104,6 +105,7 @@ public:
     eo.inputPath = fs::absolute(input).string();
     eo.stem = input.stem().string();
     eo.lineDirectives = o_.lineDirectives;
+    eo.target = o_.target;
     std::string cuda = emitCuda(ks, eo);
     std::string launcher = emitLauncher(ks, cuda, eo) + emitAutotunedLaunchers(ks, autotune, eo);
 
@@ -145,9 +147,10 @@ public:
           for (auto &n : defaultInstances(*k))
             names.push_back(n);
       }
-      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.arch, names);
+      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch, names);
       if (!log.empty()) {
-        std::cerr << eo.stem << ".cu: error: NVRTC failed for " << o_.arch << ":\n" << log << "\n";
+        std::cerr << eo.stem << ".cu: error: NVRTC failed for " << o_.target.arch << ":\n"
+                  << log << "\n";
         failed_ = true;
         return;
       }

@@ -2,6 +2,8 @@
 // <stem>.tilec.h and (with --aot) <stem>.aot.cu into the output folder.
 #pragma once
 
+#include "target/Target.h"
+
 #include <string>
 #include <vector>
 
@@ -16,7 +18,7 @@ struct TranslateOptions {
   bool roundTripIR = false; // check that the printed IR parses back (checkRoundTrip)
   bool lineDirectives = false;
   bool check = false;
-  std::string arch = "sm_90a";
+  Target target = Target::defaultTarget(); // --arch; also what --check compiles for
   std::vector<std::string> aotSpecs;
 };
 

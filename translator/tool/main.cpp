@@ -20,6 +20,7 @@ int main(int argc, char **argv) {
   tilec::TranslateOptions o;
   std::vector<std::string> includes, defines, extra;
   std::string std = "c++20";
+  std::string arch = o.target.arch;
   po::options_description desc("usage: tilec [options] <input.cpp>... [-- <clang args>]\noptions");
   desc.add_options()("help,h",
                      "show this help")("output,o", po::value(&o.outputDir),
@@ -35,7 +36,9 @@ int main(int argc, char **argv) {
       "emit #line directives back to the input")(
       "check", po::bool_switch(&o.check),
       "compile the output with NVRTC and fail if it does not compile")(
-      "arch", po::value(&o.arch), "architecture for --check (default sm_90a)")(
+      "arch", po::value(&arch),
+      "the target: the family of GPUs the output must run on (sm_80 ... sm_120), and what "
+      "--check compiles for (default sm_90a)")(
       "aot", po::value(&o.aotSpecs)->composing(),
       "also write <stem>.aot.cu instantiating 'kernel<args>[:num_warps[:num_stages]]'")(
       "input", po::value(&o.inputs)->composing(), "input files");
@@ -73,6 +76,10 @@ int main(int argc, char **argv) {
       std::cerr << ", or all)\n";
       return 1;
     }
+  }
+  if (std::string err = tilec::Target::parse(arch, o.target); !err.empty()) {
+    std::cerr << "tilec: error: --arch: " << err << "\n";
+    return 1;
   }
   o.clangArgs.push_back("-std=" + std);
   for (auto &i : includes)

@@ -92,6 +92,14 @@ int grownAxis(const Kernel &k, const Op &op, int p) {
   return __builtin_popcount(unsigned(axes) & ((1u << grown) - 1));
 }
 
+/// An axis reduction of a tl::dot result that runs in the mma layout
+/// (templates/tilec/device/sm80/reduce_axis_mma.cuh): sums, maxima and the like. Whole-tile
+/// reductions, and those that need indices or element order, take a blocked copy.
+bool reducesInMmaLayout(const Op &op) {
+  return op.result->type.isTile() && op.opcode != "argmax" && op.opcode != "argmin" &&
+         op.opcode != "first" && op.opcode != "last";
+}
+
 /// Union-find over value ids.
 struct Groups {
   std::map<int, int> parent;
@@ -266,8 +274,11 @@ std::string Assigner::run(const Op **where) {
           return;
         if (op.kind == OpKind::Reduce && op.result && op.result->type.isTile()) {
           // A dot result is reduced where the tensor cores left it: its rows or columns
-          // land in a slice of the mma layout.
+          // land in a slice of the mma layout (see reducesInMmaLayout).
           int p = layoutOf(op.operands[0]);
+          if (p >= 0 && k_.layouts[size_t(p)].kind == Layout::Kind::Mma &&
+              !reducesInMmaLayout(op))
+            p = blocked(op.operands[0]->type.shape);
           if (p >= 0 && layoutOf(op.result) < 0) {
             groupLayout_[g_.find(op.result->id)] = slice(p, int(op.attrs[0].value()));
             changed = true;
@@ -359,14 +370,15 @@ std::string Assigner::run(const Op **where) {
       err = "this operation on a tl::dot result (or a tile computed from one) is not "
             "translated yet: scans, trans and reshape need a blocked tile";
     }
-    // Whole-tile reductions of a dot result work on a blocked copy of it (their device
-    // code counts each element once, and mma tiles can be held by several warps).
-    if (op->kind == OpKind::Reduce && fromMma && op->result->type.isScalar())
+    // Whole-tile reductions of a dot result, and the axis reductions that need the elements'
+    // indices or order (argmax, argmin, split), work on a blocked copy of it.
+    if (op->kind == OpKind::Reduce && fromMma && !reducesInMmaLayout(*op))
       todo.push_back({op, blocked(in->type.shape)});
     // An axis reduction writes the slice of its operand's layout; a result whose group took
     // another layout first (a rank-3 tile's, say) gets a converted copy.
     if (op->kind == OpKind::Reduce && op->result->type.isTile()) {
-      int want = slice(in->layout, int(op->attrs[0].value()));
+      int p = fromMma && !reducesInMmaLayout(*op) ? blocked(in->type.shape) : in->layout;
+      int want = slice(p, int(op->attrs[0].value()));
       if (op->result->layout != want)
         reslice.push_back({op, want});
     }
@@ -454,7 +466,7 @@ void Assigner::resliceResult(Op *op, int layout) {
 
 } // namespace
 
-std::string runLayoutAssignment(Kernel &k, const Op **where) {
+std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op **where) {
   std::string err = Assigner(k).run(where);
   if (!err.empty())
     return err;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "target/Target.h"
 
 #include <string>
 
@@ -33,8 +34,10 @@ std::string layoutName(int i);
 /// rank-1 and rank-2 tiles.
 int rank3Axes(const Kernel &k, int i);
 
-/// Assigns layouts; returns "" or a description of a tile that would need a layout
-/// conversion (not supported yet), with `where` set to the op concerned.
-std::string runLayoutAssignment(Kernel &k, const Op **where = nullptr);
+/// Assigns layouts for `target`; returns "" or a description of a tile that would need a
+/// layout conversion (not supported yet), with `where` set to the op concerned. (The layouts
+/// are the same on every target so far: the mma layout's warp split for wgmma is the device
+/// library's choice, made when the code is compiled for sm_90a.)
+std::string runLayoutAssignment(Kernel &k, const Target &target, const Op **where = nullptr);
 
 } // namespace tilec

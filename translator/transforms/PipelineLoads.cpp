@@ -211,6 +211,9 @@ void pipelineRegion(Region &r) {
 
 } // namespace
 
-void runPipelineLoads(Kernel &k) { pipelineRegion(k.body); }
+void runPipelineLoads(Kernel &k, const Target &target) {
+  if (target.cpAsync)
+    pipelineRegion(k.body);
+}
 
 } // namespace tilec

@@ -17,9 +17,11 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "target/Target.h"
 
 namespace tilec {
 
-void runPipelineLoads(Kernel &k);
+/// Pipelines the loops of `k`; nothing on a target without cp.async.
+void runPipelineLoads(Kernel &k, const Target &target);
 
 } // namespace tilec

@@ -1,5 +1,4 @@
-// reduce_axis.cuh: reduce one dimension of a rank-2 tile (Blocked2D; a tl::dot result in
-// reduce_axis_mma.cuh) into its Slice.
+// reduce_axis.cuh: reduce one dimension of a rank-2 tile (Blocked2D) into its Slice.
 //
 // In three steps, as far as each is needed: inside a thread (the elements it holds along the
 // reduced dimension), across the lanes of a warp that share the kept coordinate (xor
@@ -8,15 +7,13 @@
 // reduces (value, index) pairs the same way, for argmax / argmin.
 #pragma once
 
-#include <tilec/device/layout2d.cuh>
-#include <tilec/device/reduce.cuh>
-#include <tilec/device/reduce_axis_mma.cuh>
+#include <tilec/device/common/layout2d.cuh>
+#include <tilec/device/common/reduce.cuh>
 
 namespace tilec {
 
-/// Shared memory reduce_axis_blocked<P, DIM> needs for elements of type T (at least 16 bytes).
-template <class P, int DIM, class T>
-__host__ __device__ constexpr int blocked_axis_scratch_bytes() {
+/// Shared memory reduce_axis<P, DIM> needs for elements of type T (at least 16 bytes).
+template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scratch_bytes() {
   long long bytes = DIM == 1 ? (long long)P::W1 * P::R0 * P::ROWS_PER_PASS * sizeof(T)
                              : (long long)P::W0 * P::COLS * sizeof(T);
   return int(cmax(16, bytes));
@@ -27,8 +24,7 @@ __host__ __device__ constexpr int blocked_axis_scratch_bytes() {
 /// must call it; it synchronizes the block when warps must combine, and leaves `smem`
 /// (axis_scratch_bytes<P, DIM, T>() bytes) free again.
 template <class P, int DIM, class T, class Op>
-__device__ inline void reduce_axis_blocked(const T *v, T *out, Op op, int tid,
-                                           unsigned char *smem) {
+__device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned char *smem) {
   static_assert(DIM == 0 || DIM == 1, "rank-2 tiles have dimensions 0 and 1");
   constexpr int PER_ROW = P::VEC * P::R1; // elements of one row held by a thread
   const int lane = tid % 32, warp = tid / 32;
@@ -105,23 +101,6 @@ __device__ inline void reduce_axis_blocked(const T *v, T *out, Op op, int tid,
       __syncthreads();
     }
   }
-}
-
-/// Shared memory reduce_axis<P, DIM> needs for elements of type T (at least 16 bytes).
-template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scratch_bytes() {
-  if constexpr (is_mma_layout<P>::value)
-    return mma_axis_scratch_bytes<P, DIM, T>();
-  else
-    return blocked_axis_scratch_bytes<P, DIM, T>();
-}
-
-/// reduce_axis_blocked for a Blocked2D tile, reduce_axis_mma for a tl::dot result.
-template <class P, int DIM, class T, class Op>
-__device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned char *smem) {
-  if constexpr (is_mma_layout<P>::value)
-    reduce_axis_mma<P, DIM>(v, out, op, tid, smem);
-  else
-    reduce_axis_blocked<P, DIM>(v, out, op, tid, smem);
 }
 
 /// Shared memory arg_reduce_axis<P, DIM, IS_MAX, T> needs.

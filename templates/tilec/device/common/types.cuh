@@ -4,7 +4,7 @@
 // arithmetic on it runs in float, which the translator makes explicit with casts.
 #pragma once
 
-#include <tilec/device/compat.cuh>
+#include <tilec/device/common/compat.cuh>
 
 namespace tl {
 using half = __half;

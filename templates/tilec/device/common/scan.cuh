@@ -15,7 +15,7 @@
 // REDUCE_SMEM_BYTES reserved by the caller and free again when the call returns.
 #pragma once
 
-#include <tilec/device/reduce.cuh>
+#include <tilec/device/common/reduce.cuh>
 
 namespace tilec {
 namespace detail {

@@ -13,9 +13,9 @@
 // `smem`, so the next call may reuse it at once.
 #pragma once
 
-#include <tilec/device/elementwise.cuh>
-#include <tilec/device/layout_traits.cuh>
-#include <tilec/device/warp.cuh>
+#include <tilec/device/common/elementwise.cuh>
+#include <tilec/device/common/layout_traits.cuh>
+#include <tilec/device/common/warp.cuh>
 
 namespace tilec {
 

@@ -10,17 +10,10 @@
 // iteration; with all warps along M (the usual split) they stay in registers.
 #pragma once
 
-#include <tilec/device/mma_layout.cuh>
-#include <tilec/device/warp.cuh>
+#include <tilec/device/sm80/mma_layout.cuh>
+#include <tilec/device/common/warp.cuh>
 
 namespace tilec {
-
-template <class P> struct is_mma_layout {
-  static constexpr bool value = false;
-};
-template <int M, int N, int THREADS> struct is_mma_layout<MmaLayout<M, N, THREADS>> {
-  static constexpr bool value = true;
-};
 
 /// Shared memory reduce_axis_mma<P, DIM> needs (16 bytes when it needs none).
 template <class P, int DIM, class T> __host__ __device__ constexpr int mma_axis_scratch_bytes() {

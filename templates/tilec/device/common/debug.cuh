@@ -7,7 +7,7 @@
 // Floats print with 9 significant digits, doubles with 17, 16-bit floats as float.
 #pragma once
 
-#include <tilec/device/elementwise.cuh>
+#include <tilec/device/common/elementwise.cuh>
 
 #if !defined(__CUDACC_RTC__)
 // NVRTC declares printf and CUDA's assertion handler itself; under nvcc printf comes from

@@ -11,7 +11,7 @@
 // and the lane-by-lane accesses at a mask's edge ignore it.
 #pragma once
 
-#include <tilec/device/compat.cuh>
+#include <tilec/device/common/compat.cuh>
 
 namespace tilec {
 

@@ -7,7 +7,7 @@
 // words are 0.
 #pragma once
 
-#include <tilec/device/compat.cuh>
+#include <tilec/device/common/compat.cuh>
 
 namespace tilec {
 

@@ -6,7 +6,7 @@
 // a block form THREADS / GROUP aligned groups, each holding its own copy of the tile.
 #pragma once
 
-#include <tilec/device/layout.cuh>
+#include <tilec/device/common/layout.cuh>
 
 namespace tilec {
 

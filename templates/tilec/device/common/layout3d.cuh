@@ -22,8 +22,8 @@
 // [D0, D1, D2], one axis at a time).
 #pragma once
 
-#include <tilec/device/constexpr_math.cuh>
-#include <tilec/device/layout2d.cuh>
+#include <tilec/device/common/constexpr_math.cuh>
+#include <tilec/device/common/layout2d.cuh>
 
 namespace tilec {
 

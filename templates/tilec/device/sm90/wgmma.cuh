@@ -13,9 +13,9 @@
 // iteration of a pipelined loop measured no faster: bench/NOTES.md, matmul version 7.)
 #pragma once
 
-#include <tilec/device/mma_layout.cuh>
-#include <tilec/device/smem_tile.cuh>
-#include <tilec/device/wgmma_ops.cuh>
+#include <tilec/device/sm80/mma_layout.cuh>
+#include <tilec/device/common/smem_tile.cuh>
+#include <tilec/device/sm90/wgmma_ops.cuh>
 
 namespace tilec {
 

@@ -19,8 +19,8 @@
 // scan_axis_bytes<P, DIM, T>() bytes and is free again when it returns.
 #pragma once
 
-#include <tilec/device/layout2d.cuh>
-#include <tilec/device/scan.cuh>
+#include <tilec/device/common/layout2d.cuh>
+#include <tilec/device/common/scan.cuh>
 
 namespace tilec {
 namespace detail {

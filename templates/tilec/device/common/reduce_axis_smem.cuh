@@ -8,9 +8,9 @@
 // must fit the shared buffer (tile_elements<P>() * sizeof(T) bytes).
 #pragma once
 
-#include <tilec/device/layout3d.cuh>
-#include <tilec/device/reduce.cuh>
-#include <tilec/device/relayout.cuh>
+#include <tilec/device/common/layout3d.cuh>
+#include <tilec/device/common/reduce.cuh>
+#include <tilec/device/common/relayout.cuh>
 
 namespace tilec {
 

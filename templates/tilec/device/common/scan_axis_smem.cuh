@@ -12,8 +12,8 @@
 // need not be commutative.
 #pragma once
 
-#include <tilec/device/reduce_axis_smem.cuh>
-#include <tilec/device/relayout.cuh>
+#include <tilec/device/common/reduce_axis_smem.cuh>
+#include <tilec/device/common/relayout.cuh>
 
 namespace tilec {
 

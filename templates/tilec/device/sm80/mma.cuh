@@ -12,16 +12,11 @@
 //   fp8 e4m3, e5m2  m16n8k32, float accumulators (sm_89 and newer; operands staged as int8's)
 #pragma once
 
-#include <tilec/device/mma_layout.cuh>
-#include <tilec/device/smem_tile.cuh>
-#include <tilec/device/types.cuh>
-#include <tilec/device/wgmma.cuh>
+#include <tilec/device/sm80/mma_layout.cuh>
+#include <tilec/device/common/smem_tile.cuh>
+#include <tilec/device/common/types.cuh>
 
 namespace tilec {
-
-/// Float operands: tensor cores at tf32 precision (the default) or exact float FMAs.
-struct DotTf32 {};
-struct DotIeee {};
 
 __device__ inline unsigned smem_address(const void *p) {
   return unsigned(__cvta_generic_to_shared(p));
@@ -262,26 +257,6 @@ __device__ inline void fma_block(const float *sa, const float *sb, float *acc, i
     for (int i = 0; i < L::ELEMS; ++i)
       acc[i] = fmaf(sa[operand_offset<TileA, TRANS_A>(L::row(tid, i), k)],
                     sb[operand_offset<TileB, TRANS_B>(k, L::col(tid, i))], acc[i]);
-}
-
-/// tl::dot of operands staged in shared memory: tensor cores (wgmma where it fits on
-/// sm_90a, else mma.sync), or FMAs for exact float.
-template <class L, class TileA, class TileB, class Precision, bool TRANS_A = false,
-          bool TRANS_B = false, class T, class Acc>
-__device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
-  if constexpr (sizeof(T) == 4 && is_same_v<Precision, DotIeee>)
-    fma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
-  else if constexpr (wgmma_fits<L, TileA, TileB, TRANS_A, TRANS_B, T, Acc>()) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    wgmma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
-#endif
-  } else
-    mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
-}
-
-/// Shared memory a tl::dot of register operands needs for staging them.
-template <class TileA, class TileB> __host__ __device__ constexpr int dot_scratch_bytes() {
-  return TileA::BYTES + TileB::BYTES;
 }
 
 } // namespace tilec

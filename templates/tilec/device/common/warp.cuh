@@ -5,7 +5,7 @@
 // Every lane of the warp must call them (full mask): tile code runs whole warps in step.
 #pragma once
 
-#include <tilec/device/compat.cuh>
+#include <tilec/device/common/compat.cuh>
 
 namespace tilec {
 

@@ -13,7 +13,7 @@
 // contiguous dimension, provided the tile starts at a multiple of 8 rows x PANEL_BYTES.
 #pragma once
 
-#include <tilec/device/constexpr_math.cuh>
+#include <tilec/device/common/constexpr_math.cuh>
 
 namespace tilec {
 

@@ -3,9 +3,9 @@
 // synchronizes, and every thread reads the elements it holds in the result.
 #pragma once
 
-#include <tilec/device/layout.cuh>
-#include <tilec/device/layout2d.cuh>
-#include <tilec/device/layout3d.cuh>
+#include <tilec/device/common/layout.cuh>
+#include <tilec/device/common/layout2d.cuh>
+#include <tilec/device/common/layout3d.cuh>
 
 namespace tilec {
 

@@ -10,7 +10,7 @@
 // float xchg/cas move bits, so cas compares bit patterns (+0.0 != -0.0, a NaN matches itself).
 #pragma once
 
-#include <tilec/device/compat.cuh>
+#include <tilec/device/common/compat.cuh>
 
 namespace tilec {
 

@@ -17,7 +17,7 @@
 // Warps beyond WM x WN (a tile too small for all of them) hold copies and are not owners.
 #pragma once
 
-#include <tilec/device/layout2d.cuh>
+#include <tilec/device/common/layout2d.cuh>
 
 namespace tilec {
 

@@ -3,7 +3,7 @@
 // copies; waiting for all but the newest N groups makes the older stages readable.
 #pragma once
 
-#include <tilec/device/smem_tile.cuh>
+#include <tilec/device/common/smem_tile.cuh>
 
 namespace tilec {
 

@@ -3,7 +3,7 @@
 // (the translator casts them to float before any arithmetic).
 #pragma once
 
-#include <tilec/device/types.cuh>
+#include <tilec/device/common/types.cuh>
 
 namespace tilec {
 

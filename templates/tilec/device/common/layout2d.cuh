@@ -18,7 +18,7 @@
 // read: element i of P uses element from_parent(i) of the slice.
 #pragma once
 
-#include <tilec/device/constexpr_math.cuh>
+#include <tilec/device/common/constexpr_math.cuh>
 
 namespace tilec {
 

@@ -2,7 +2,7 @@
 // scalar results that one thread computed, such as the old value of a scalar atomic).
 #pragma once
 
-#include <tilec/device/compat.cuh>
+#include <tilec/device/common/compat.cuh>
 
 namespace tilec {
 

@@ -12,7 +12,7 @@
 // hold copies (REPLICATED); owner(t) is false for those copies so that only one thread stores.
 #pragma once
 
-#include <tilec/device/constexpr_math.cuh>
+#include <tilec/device/common/constexpr_math.cuh>
 
 namespace tilec {
 

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <tilec/device/compat.cuh>
+#include <tilec/device/common/compat.cuh>
 
 namespace tilec {
 

@@ -1,0 +1,36 @@
+// dot.cuh: tl::dot of operands staged in shared memory, choosing the instructions by the
+// architecture the code is compiled for: wgmma (sm90/) where it fits on sm_90a, else mma.sync
+// (sm80/), or CUDA-core FMAs for exact float. The one place that reaches into both sm80/ and
+// sm90/; generated code calls dot_smem and never names an instruction family.
+#pragma once
+
+#include <tilec/device/sm80/mma.cuh>
+#include <tilec/device/sm90/wgmma.cuh>
+
+namespace tilec {
+
+/// Float operands: tensor cores at tf32 precision (the default) or exact float FMAs.
+struct DotTf32 {};
+struct DotIeee {};
+
+/// tl::dot of operands staged in shared memory: tensor cores (wgmma where it fits on
+/// sm_90a, else mma.sync), or FMAs for exact float.
+template <class L, class TileA, class TileB, class Precision, bool TRANS_A = false,
+          bool TRANS_B = false, class T, class Acc>
+__device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
+  if constexpr (sizeof(T) == 4 && is_same_v<Precision, DotIeee>)
+    fma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+  else if constexpr (wgmma_fits<L, TileA, TileB, TRANS_A, TRANS_B, T, Acc>()) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    wgmma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+#endif
+  } else
+    mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+}
+
+/// Shared memory a tl::dot of register operands needs for staging them.
+template <class TileA, class TileB> __host__ __device__ constexpr int dot_scratch_bytes() {
+  return TileA::BYTES + TileB::BYTES;
+}
+
+} // namespace tilec
