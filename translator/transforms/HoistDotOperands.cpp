@@ -30,9 +30,11 @@ public:
 
 private:
   Kernel &k_;
-  std::map<const Value *, Value *> buffers_; // register tile -> its local_alloc
+  // (register tile, region) -> its local_alloc in that region, before the first loop there
+  // that reads it: later loops of the region reuse it.
+  std::map<std::pair<const Value *, const Region *>, Value *> buffers_;
 
-  void hoistFrom(Op &loop);
+  void hoistFrom(Op &loop, const Region &where);
 };
 
 void Hoister::visit(Region &r) {
@@ -45,10 +47,10 @@ void Hoister::visit(Region &r) {
       loops.push_back(op.get());
   }
   for (Op *loop : loops)
-    hoistFrom(*loop);
+    hoistFrom(*loop, r);
 }
 
-void Hoister::hoistFrom(Op &loop) {
+void Hoister::hoistFrom(Op &loop, const Region &where) {
   std::set<const Value *> inside;
   for (auto &reg : loop.regions)
     definedIn(*reg, inside);
@@ -63,7 +65,7 @@ void Hoister::hoistFrom(Op &loop) {
       Value *v = dot->operands[i];
       if (inside.count(v) || v->type.shared || !v->def || v->def->kind == OpKind::Param)
         continue;
-      Value *&buf = buffers_[v];
+      Value *&buf = buffers_[{v, &where}];
       if (!buf) {
         Type t = v->type;
         t.shared = true;
