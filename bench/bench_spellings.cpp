@@ -58,7 +58,12 @@ template <class T> struct Device {
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
   ~Device() { cudaFree(p); }
-  void fill(unsigned char byte) { CHECK_CUDA(cudaMemset(p, byte, n * sizeof(T))); }
+  // cudaMemset runs on the legacy default stream, which does not order itself with the
+  // benchmark's non-blocking stream: wait for it, or a later launch could be overwritten.
+  void fill(unsigned char byte) {
+    CHECK_CUDA(cudaMemset(p, byte, n * sizeof(T)));
+    CHECK_CUDA(cudaDeviceSynchronize());
+  }
   std::vector<T> download() const {
     std::vector<T> host(n);
     CHECK_CUDA(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));

@@ -81,7 +81,10 @@ def matmul_offsets_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, st
                     mask=offs_k[None, :] < K, other=0)
         b = tl.load(b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn,
                     mask=offs_k[:, None] < K, other=0)
-        acc = tl.dot(a, b, acc)
+        if INT_ACC:
+            acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+        else:
+            acc = tl.dot(a, b, acc)
 
     offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
@@ -165,30 +168,37 @@ def bench_products(failures):
         a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
         b = torch.randint(-128, 128, (K, N), device="cuda", dtype=torch.int8)
         c = torch.empty(M, N, device="cuda", dtype=torch.int32)
-        ref = None
-        # B as the problem stores it (row-major); if cuBLASLt refuses that layout, B
-        # column-major (the layout its int8 kernels are built for), said in the note.
+        ref, best = None, None
+        # B as the problem stores it (row-major) and column-major (the layout cuBLASLt's int8
+        # kernels are built for): the faster one is the row, its layout in the note.
         for layout, operand in (("row-major", b), ("column-major", b.t().contiguous().t())):
             try:
                 ref = torch._int_mm(a, operand)
                 ms = median_ms(lambda: torch._int_mm(a, operand))
-                emit(name, "torch", ms, "TFLOP/s", flops / (ms * 1e9),
-                     f"torch._int_mm (cuBLASLt), B {layout} (int8 operations per second)")
-                break
+                if best is None or ms < best[0]:
+                    best = (ms, layout)
             except RuntimeError as e:  # an older torch, or a layout cuBLASLt refuses
                 print(f"spellings.py: torch._int_mm {name}, B {layout}: {e}", file=sys.stderr)
+        if best is not None:
+            emit(name, "torch", best[0], "TFLOP/s", flops / (best[0] * 1e9),
+                 f"torch._int_mm (cuBLASLt), B {best[1]} (int8 operations per second)")
         kernel = TUNED["int8_gemm"]
-        launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K)
-        c.fill_(0x7f7f7f7f)
-        launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K)
-        if ref is not None and not close(c, ref, torch.int32):
-            print(f"spellings.py: triton {name} mismatch against torch", file=sys.stderr)
+        try:
+            launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K)
+            c.fill_(0x7f7f7f7f)
+            launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K)
+            if ref is not None and not close(c, ref, torch.int32):
+                print(f"spellings.py: triton {name} mismatch against torch", file=sys.stderr)
+                failures.append(name)
+            else:
+                ms = median_ms(
+                    lambda: launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K))
+                emit(name, "triton", ms, "TFLOP/s", flops / (ms * 1e9),
+                     config_note(kernel.best_config) + " (int8 operations per second)")
+        except Exception as e:  # a Triton that cannot compile it: the other rows still run
+            print(f"spellings.py: triton {name}: {type(e).__name__}: {e}", file=sys.stderr)
             failures.append(name)
-        else:
-            ms = median_ms(lambda: launch(kernel, a, (b.stride(0), b.stride(1)), b, c, M, N, K))
-            emit(name, "triton", ms, "TFLOP/s", flops / (ms * 1e9),
-                 config_note(kernel.best_config) + " (int8 operations per second)")
-        del a, b, c, ref, operand
+        del a, b, c, ref
         torch.cuda.empty_cache()
 
 
