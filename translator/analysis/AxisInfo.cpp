@@ -1,5 +1,7 @@
 #include "analysis/AxisInfo.h"
 
+#include "ir/Rewriter.h"
+
 namespace tilec {
 
 std::string div16FactName(const KernelParam &p) {
@@ -94,8 +96,7 @@ AxisInfo carriedInfo(const Value *arg, const Value *init, const Value *next) {
 }
 
 void analyzeOnce(Kernel &k) {
-  walk(k, [&](const Op &cop) {
-    Op &op = const_cast<Op &>(cop);
+  walkOps(k, [&](Op &op) {
     // Values defined by control flow are not analyzed (nothing known), except a loop's
     // induction variable: divisible as its start and step are.
     if (op.kind == OpKind::For) {

@@ -358,8 +358,8 @@ std::string Assigner::run(const Op **where) {
   //    layouts (the second gets a converted copy); whole-tile reductions and scans of a slice
   //    (they work on rank-1 blocked layouts).
   std::vector<std::pair<Op *, int>> todo, reslice;
-  walk(k_, [&](const Op &cop) {
-    Op *op = const_cast<Op *>(&cop);
+  walkOps(k_, [&](Op &mop) {
+    Op *op = &mop;
     const Value *in = op->operands.empty() ? nullptr : op->operands[0];
     bool fromMma = in && in->type.isTile() && in->layout >= 0 &&
                    k_.layouts[size_t(in->layout)].kind == Layout::Kind::Mma;
@@ -447,21 +447,8 @@ void Assigner::resliceResult(Op *op, int layout) {
   moved->name = r->name;
   r->name.clear();
   r->layout = layout;
-  int users = r->uses - 1; // all but the conversion read the moved value
-  auto redirect = [&](std::vector<Value *> &vs, const Op *owner) {
-    for (Value *&v : vs)
-      if (v == r && owner != moved->def)
-        v = moved;
-  };
-  walk(k_, [&](const Op &cop) {
-    Op &o = const_cast<Op &>(cop);
-    redirect(o.operands, &o);
-    for (auto &reg : o.regions)
-      redirect(reg->yields, nullptr);
-  });
-  redirect(k_.body.yields, nullptr);
-  moved->uses = users;
-  r->uses = 1;
+  // Everything but the conversion reads the moved value.
+  replaceAllUses(k_, r, moved, /*except=*/moved->def);
 }
 
 } // namespace
@@ -486,8 +473,8 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
   });
 
   // Access widths, in elements.
-  walk(k, [&](const Op &cop) {
-    Op *op = const_cast<Op *>(&cop);
+  walkOps(k, [&](Op &mop) {
+    Op *op = &mop;
     if (op->kind != OpKind::Load && op->kind != OpKind::Store)
       return;
     Value *ptrs = op->operands[0];

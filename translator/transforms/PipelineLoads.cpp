@@ -137,11 +137,11 @@ bool LoopPipeliner::dependsOnCarried(const Op *op, std::map<const Op *, bool> &m
 void LoopPipeliner::run() {
   for (auto &op : body_.ops)
     topLevel_.insert(op.get());
-  std::vector<const Op *> loads;
+  std::vector<Op *> loads;
   for (auto &op : body_.ops)
     if (qualifies(*op))
       loads.push_back(op.get());
-  if (loads.empty() || !collectProducer(loads))
+  if (loads.empty() || !collectProducer(std::vector<const Op *>(loads.begin(), loads.end())))
     return;
 
   // The producer reads only its own carried variables (plus the induction variable).
@@ -196,8 +196,8 @@ void LoopPipeliner::run() {
     bool shared = op->result && readByConsumer.count(op->result) && op->kind != OpKind::Load;
     op->stage = shared ? Op::Stage::Both : Op::Stage::Producer;
   }
-  for (const Op *l : loads)
-    const_cast<Op *>(l)->asyncCopy = true;
+  for (Op *l : loads)
+    l->asyncCopy = true;
 }
 
 void pipelineRegion(Region &r) {
