@@ -29,12 +29,9 @@ OpPosition locate(Kernel &k, const Op *op) {
   return pos;
 }
 
-bool isSideEffectFree(OpKind kind) {
+bool isRegisterArithmetic(OpKind kind) {
   switch (kind) {
-  case OpKind::Param:
   case OpKind::Constant:
-  case OpKind::ProgramId:
-  case OpKind::NumPrograms:
   case OpKind::Arange:
   case OpKind::Splat:
   case OpKind::Broadcast:
@@ -47,13 +44,16 @@ bool isSideEffectFree(OpKind kind) {
   case OpKind::AddPtr:
   case OpKind::Hint:
   case OpKind::ExpandDims:
-  case OpKind::ConvertLayout:
-  case OpKind::Trans:
-  case OpKind::Reshape:
     return true;
   default:
     return false;
   }
+}
+
+bool isSideEffectFree(OpKind kind) {
+  return isRegisterArithmetic(kind) || kind == OpKind::Param || kind == OpKind::ProgramId ||
+         kind == OpKind::NumPrograms || kind == OpKind::ConvertLayout || kind == OpKind::Trans ||
+         kind == OpKind::Reshape;
 }
 
 Builder::Builder(Kernel &k, Op *anchor, bool after) : k_(k), anchor_(anchor) {

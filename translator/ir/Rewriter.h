@@ -30,7 +30,13 @@ struct OpPosition {
 };
 OpPosition locate(Kernel &k, const Op *op);
 
-/// True for ops without effects on memory or control (their result is all they do).
+/// Ops that compute values from values in registers, with no memory, barrier or control:
+/// what pointers, masks and indices are made of.
+bool isRegisterArithmetic(OpKind kind);
+
+/// True for ops without effects on memory or control (their result is all they do): the
+/// register arithmetic, the kernel's inputs, and the relayouts (they use shared memory, but
+/// only as scratch).
 bool isSideEffectFree(OpKind kind);
 
 /// Creates ops next to an anchor op, in the anchor's region, in the order they are created.

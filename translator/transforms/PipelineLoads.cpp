@@ -1,33 +1,13 @@
 #include "transforms/PipelineLoads.h"
 
+#include "ir/Rewriter.h"
+
 #include <map>
 #include <set>
 
 namespace tilec {
 
 namespace {
-
-/// Ops without side effects that address arithmetic is made of.
-bool isPure(OpKind k) {
-  switch (k) {
-  case OpKind::Constant:
-  case OpKind::Arange:
-  case OpKind::Splat:
-  case OpKind::Broadcast:
-  case OpKind::Binary:
-  case OpKind::Unary:
-  case OpKind::Ternary:
-  case OpKind::Select:
-  case OpKind::Cast:
-  case OpKind::Bitcast:
-  case OpKind::AddPtr:
-  case OpKind::Hint:
-  case OpKind::ExpandDims:
-    return true;
-  default:
-    return false;
-  }
-}
 
 /// A zero constant, possibly cast and splat to a tile.
 bool isZero(const Value *v) {
@@ -99,7 +79,7 @@ bool LoopPipeliner::collectProducer(std::vector<const Op *> work) {
     work.pop_back();
     if (!producer_.insert(op).second)
       continue;
-    if (op->kind != OpKind::Load && !isPure(op->kind))
+    if (op->kind != OpKind::Load && !isRegisterArithmetic(op->kind))
       return false;
     for (const Value *v : op->operands) {
       if (v->def && topLevel_.count(v->def)) {

@@ -13,29 +13,13 @@ namespace {
 // Past this many ops, recomputing may cost more than the conversion saves.
 constexpr size_t kMaxChain = 12;
 
-bool isCheapElementwise(OpKind k) {
-  switch (k) {
-  case OpKind::Arange:
-  case OpKind::Splat:
-  case OpKind::Binary:
-  case OpKind::Unary:
-  case OpKind::Ternary:
-  case OpKind::Select:
-  case OpKind::Cast:
-  case OpKind::Hint:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// The tile ops `v` is computed from, operands first; false when one is not cheap, the
-/// chain leaves rank 1, or it grows past kMaxChain. Scalars are read as they are.
+/// The tile ops `v` is computed from, operands first; false when one is not register
+/// arithmetic (isRegisterArithmetic), the chain leaves rank 1, or it grows past kMaxChain. Scalars are read as they are.
 bool collectChain(const Value *v, std::vector<Op *> &chain, std::set<const Value *> &seen) {
   if (v->type.isScalar() || !seen.insert(v).second)
     return true;
   Op *def = v->def;
-  if (!def || !isCheapElementwise(def->kind) || v->type.shape.size() != 1)
+  if (!def || !isRegisterArithmetic(def->kind) || v->type.shape.size() != 1)
     return false;
   for (const Value *o : def->operands)
     if (!collectChain(o, chain, seen))
