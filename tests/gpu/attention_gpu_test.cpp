@@ -3,8 +3,8 @@
 // are not multiples of the blocks, outputs poisoned first. It exercises what the translator
 // does for such kernels: K^T loaded along its rows, Q staged once, row statistics reduced in
 // the tensor cores' layout, P fed from registers to the second dot.
-#include "gpu_test_support.h"
 #include "attention.tilec.h"
+#include "gpu_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -57,17 +57,17 @@ void check_attention(int heads, int n, int num_warps, int num_stages) {
   const double scale = 1.0 / std::sqrt(double(D));
   tilec_test::Mirror<tl::half> dq(q), dk(k), dv(v), dout(tilec_test::poisoned<tl::half>(elems));
   tilec_test::Mirror<float> dlse(tilec_test::poisoned<float>(size_t(heads) * n));
-  attn_fwd<BM, BN, D, CAUSAL, tl::half>(
-      tilec::Grid{uint32_t((n + BM - 1) / BM), uint32_t(heads)}, nullptr, dq.ptr(), dk.ptr(),
-      dv.ptr(), dout.ptr(), dlse.ptr(), float(scale), n,
-      {.num_warps = num_warps, .num_stages = num_stages});
+  attn_fwd<BM, BN, D, CAUSAL, tl::half>(tilec::Grid{uint32_t((n + BM - 1) / BM), uint32_t(heads)},
+                                        nullptr, dq.ptr(), dk.ptr(), dv.ptr(), dout.ptr(),
+                                        dlse.ptr(), float(scale), n,
+                                        {.num_warps = num_warps, .num_stages = num_stages});
   tilec_test::synchronize();
   Reference want = reference(q, k, v, heads, n, D, CAUSAL, scale);
   std::vector<tl::half> out = dout.get();
   std::vector<float> lse = dlse.get();
   const std::string what = "attn_fwd<" + std::to_string(BM) + ", " + std::to_string(BN) + ", " +
-                           std::to_string(D) + (CAUSAL ? ", causal" : "") + "> n=" +
-                           std::to_string(n);
+                           std::to_string(D) + (CAUSAL ? ", causal" : "") +
+                           "> n=" + std::to_string(n);
   for (size_t i = 0; i < elems; ++i)
     ASSERT_NEAR(float(out[i]), want.o[i], 2e-2) << what << " output element " << i;
   for (size_t i = 0; i < lse.size(); ++i)

@@ -1,7 +1,7 @@
 // tl::dot on the GPU against a double reference: every operand type, register operands and
 // pipelined loops, sizes that are not multiples of the tile, outputs poisoned first.
-#include "gpu_test_support.h"
 #include "dot.tilec.h"
+#include "gpu_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -62,8 +62,8 @@ void check_tile(int m, int n, int k, int num_warps, double rel) {
       dc(size_t(m) * n * sizeof(Acc));
   da.upload(a), db.upload(b);
   dc.fill(0xff);
-  dot_tile<BM, BN, BK, T, Acc, IEEE>(tilec::Grid{1}, nullptr, da.as<T>(), db.as<T>(),
-                                     dc.as<Acc>(), m, n, k, {.num_warps = num_warps});
+  dot_tile<BM, BN, BK, T, Acc, IEEE>(tilec::Grid{1}, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(),
+                                     m, n, k, {.num_warps = num_warps});
   tilec_test::synchronize();
   expect_product(a, b, dc.download<Acc>(), m, n, k, rel,
                  "dot_tile " + std::to_string(m) + "x" + std::to_string(n) + "x" +
@@ -110,8 +110,8 @@ void check_transposed(int m, int n, int k, int num_warps, double rel) {
     dot_loop_bt<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n, k,
                                     opts);
   else
-    dot_loop_t<BM, BN, BK, T, Acc, A_T, B_T>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(),
-                                             m, n, k, opts);
+    dot_loop_t<BM, BN, BK, T, Acc, A_T, B_T>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m,
+                                             n, k, opts);
   tilec_test::synchronize();
   expect_product(a, b, dc.download<Acc>(), m, n, k, rel,
                  std::string(PIPELINED ? "dot_loop_bt " : "dot_loop_t ") + (A_T ? "a^T " : "") +
@@ -133,14 +133,14 @@ void check_spelling(int m, int n, int k, int num_warps, int num_stages, double r
   tilec::LaunchOptions opts{.num_warps = num_warps, .num_stages = num_stages};
   const char *names[] = {"dot_loop_offsets ", "dot_loop_wnk ", "dot_loop_stride "};
   if constexpr (SPELLING == 0)
-    dot_loop_offsets<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m,
-                                         n, k, opts);
+    dot_loop_offsets<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n,
+                                         k, opts);
   else if constexpr (SPELLING == 1)
-    dot_loop_wnk<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n,
-                                     k, opts);
+    dot_loop_wnk<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n, k,
+                                     opts);
   else
-    dot_loop_stride<BM, BN, BK, T, Acc, 1>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(),
-                                           m, n, k, opts);
+    dot_loop_stride<BM, BN, BK, T, Acc, 1>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m,
+                                           n, k, opts);
   tilec_test::synchronize();
   expect_product(a, b, dc.download<Acc>(), m, n, k, rel,
                  names[SPELLING] + std::to_string(m) + "x" + std::to_string(n) + "x" +

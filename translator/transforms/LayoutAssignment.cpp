@@ -276,8 +276,7 @@ std::string Assigner::run(const Op **where) {
           // A dot result is reduced where the tensor cores left it: its rows or columns
           // land in a slice of the mma layout (see reducesInMmaLayout).
           int p = layoutOf(op.operands[0]);
-          if (p >= 0 && k_.layouts[size_t(p)].kind == Layout::Kind::Mma &&
-              !reducesInMmaLayout(op))
+          if (p >= 0 && k_.layouts[size_t(p)].kind == Layout::Kind::Mma && !reducesInMmaLayout(op))
             p = blocked(op.operands[0]->type.shape);
           if (p >= 0 && layoutOf(op.result) < 0) {
             groupLayout_[g_.find(op.result->id)] = slice(p, int(op.attrs[0].value()));

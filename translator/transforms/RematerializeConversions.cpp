@@ -14,7 +14,8 @@ namespace {
 constexpr size_t kMaxChain = 12;
 
 /// The tile ops `v` is computed from, operands first; false when one is not register
-/// arithmetic (isRegisterArithmetic), the chain leaves rank 1, or it grows past kMaxChain. Scalars are read as they are.
+/// arithmetic (isRegisterArithmetic), the chain leaves rank 1, or it grows past kMaxChain. Scalars
+/// are read as they are.
 bool collectChain(const Value *v, std::vector<Op *> &chain, std::set<const Value *> &seen) {
   if (v->type.isScalar() || !seen.insert(v).second)
     return true;

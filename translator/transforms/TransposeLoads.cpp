@@ -113,7 +113,6 @@ bool onlyDotOperand(Kernel &k, const Value *v) {
   return ok && reads == v->uses && reads > 0;
 }
 
-
 /// The loads worth transposing: those whose transposed pointers, mask and `other` can be
 /// built and whose transposed pointers axis-info finds contiguous. Decided on a trial copy
 /// that is removed again (with its values, so that the kernel's value ids do not depend on

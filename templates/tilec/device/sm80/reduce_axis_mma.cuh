@@ -10,8 +10,8 @@
 // iteration; with all warps along M (the usual split) they stay in registers.
 #pragma once
 
-#include <tilec/device/sm80/mma_layout.cuh>
 #include <tilec/device/common/warp.cuh>
+#include <tilec/device/sm80/mma_layout.cuh>
 
 namespace tilec {
 
