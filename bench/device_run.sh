@@ -57,11 +57,11 @@ step "memcheck vector_add_aot" "$OUT/memcheck.log" \
   compute-sanitizer --tool memcheck --error-exitcode 1 "$example/vector_add_aot" --gpu --small \
   --expect-aot
 
-# The rank-2, control-flow, dot and device-library GPU tests exercise shared memory
+# The rank-2, control-flow, dot, attention and device-library GPU tests exercise shared memory
 # (reductions, layout conversions, scans, cp.async stage rings): check them for bad accesses
 # and races.
 gtests=$BUILD/tests/gpu/gpu_runtime_tests
-filter='GpuRank2.*:GpuRank3.*:GpuControlFlow.*:GpuDot.*:DeviceLibrary.Reduce*:DeviceLibrary.Scan*'
+filter='GpuRank2.*:GpuRank3.*:GpuControlFlow.*:GpuDot.*:GpuAttention.*:DeviceLibrary.Reduce*:DeviceLibrary.Scan*'
 step "memcheck gpu tests" "$OUT/memcheck.log" \
   compute-sanitizer --tool memcheck --error-exitcode 1 "$gtests" --gtest_filter="$filter"
 step "racecheck gpu tests" "$OUT/memcheck.log" \

@@ -119,28 +119,32 @@ void check_transposed(int m, int n, int k, int num_warps, double rel) {
                      std::to_string(k));
 }
 
-/// dot_loop_offsets / dot_loop_wnk / dot_loop_stride: c = a @ b spelled three other ways
-/// (SPELLING 0, 1, 2); dot_loop_wnk takes b stored transposed ([n, k]).
+/// dot_loop_offsets / dot_loop_wnk / dot_loop_stride / dot_loop_wnk_ptrs: c = a @ b spelled
+/// four other ways (SPELLING 0 to 3); the wnk kernels take b stored transposed ([n, k]).
 template <int BM, int BN, int BK, class T, class Acc, int SPELLING>
 void check_spelling(int m, int n, int k, int num_warps, int num_stages, double rel) {
   auto a = random_matrix<T>(size_t(m) * k, 9 + k), b = random_matrix<T>(size_t(k) * n, 10 + n);
-  std::vector<T> bs = SPELLING == 1 ? transposed(b, k, n) : b;
+  std::vector<T> bs = SPELLING == 1 || SPELLING == 3 ? transposed(b, k, n) : b;
   tilec_test::DeviceBuffer da(a.size() * sizeof(T)), db(bs.size() * sizeof(T)),
       dc(size_t(m) * n * sizeof(Acc));
   da.upload(a), db.upload(bs);
   dc.fill(0xff);
   tilec::Grid grid{uint32_t((m + BM - 1) / BM), uint32_t((n + BN - 1) / BN)};
   tilec::LaunchOptions opts{.num_warps = num_warps, .num_stages = num_stages};
-  const char *names[] = {"dot_loop_offsets ", "dot_loop_wnk ", "dot_loop_stride "};
+  const char *names[] = {"dot_loop_offsets ", "dot_loop_wnk ", "dot_loop_stride ",
+                         "dot_loop_wnk_ptrs "};
   if constexpr (SPELLING == 0)
     dot_loop_offsets<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n,
                                          k, opts);
   else if constexpr (SPELLING == 1)
     dot_loop_wnk<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m, n, k,
                                      opts);
-  else
+  else if constexpr (SPELLING == 2)
     dot_loop_stride<BM, BN, BK, T, Acc, 1>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m,
                                            n, k, opts);
+  else
+    dot_loop_wnk_ptrs<BM, BN, BK, T, Acc>(grid, nullptr, da.as<T>(), db.as<T>(), dc.as<Acc>(), m,
+                                          n, k, opts);
   tilec_test::synchronize();
   expect_product(a, b, dc.download<Acc>(), m, n, k, rel,
                  names[SPELLING] + std::to_string(m) + "x" + std::to_string(n) + "x" +
@@ -183,7 +187,8 @@ TEST(GpuDot, PipelinedLoop) {
 }
 
 // Pipelined whatever the spelling: offsets recomputed from the loop index, B stored [n, k]
-// and read as a [BK, BN] tile, a unit stride given as a template parameter.
+// and read as a [BK, BN] tile (through recomputed offsets or advancing pointers), a unit
+// stride given as a template parameter.
 TEST(GpuDot, Spellings) {
   REQUIRE_GPU();
   check_spelling<64, 64, 32, tl::half, float, 0>(100, 70, 130, 4, 3, 1e-5);
@@ -194,6 +199,9 @@ TEST(GpuDot, Spellings) {
   check_spelling<128, 64, 64, tl::half, float, 1>(129, 65, 1000, 4, 4, 1e-5);
   check_spelling<32, 64, 64, int8_t, int32_t, 1>(65, 96, 300, 4, 2, 0);
   check_spelling<64, 64, 32, tl::half, float, 2>(100, 70, 130, 4, 3, 1e-5);
+  check_spelling<64, 64, 32, tl::half, float, 3>(100, 70, 130, 4, 3, 1e-5);
+  check_spelling<128, 128, 64, tl::bfloat16, float, 3>(300, 260, 200, 8, 3, 1e-5);
+  check_spelling<32, 64, 64, int8_t, int32_t, 3>(65, 96, 300, 4, 2, 0);
 }
 
 TEST(GpuDot, RowsSharedByTwoLayouts) {

@@ -1,7 +1,8 @@
 // tl::dot loops spelled the ways users write them get the same schedule as the matmul
 // example: K offsets recomputed from the loop index (each operand's layout recomputes them:
 // no conversion is left to stop pipelining); B stored [N, K] and read as a [BK, BN] tile
-// (loaded as [BN, BK] rows and read transposed by the tensor cores); a unit stride given as a
+// (loaded as [BN, BK] rows and read transposed by the tensor cores), also through pointer
+// tiles the loop advances (carried transposed); a unit stride given as a
 // template parameter (vector loads when it is 1); a loop-invariant operand (staged once,
 // before the loop); row statistics of a product (reduced where the tensor cores left it).
 #include <tilec/tl.h>
@@ -16,6 +17,22 @@ TILEC_KERNEL void spelled(const tl::half *x, const tl::half *w, float *y, int k)
     auto xv = tl::load(x + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk) * SK);
     auto wv = tl::load(w + tl::expand_dims<0>(rn) * k + tl::expand_dims<1>(rk));
     acc = tl::dot(xv, wv, acc);
+  }
+  tl::store(y + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+
+template <int BM, int BN, int BK>
+TILEC_KERNEL void advancing(const tl::half *x, const tl::half *w, float *y, int k) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto x_ptrs = x + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk);
+  auto w_ptrs = w + tl::expand_dims<0>(rn) * k + tl::expand_dims<1>(rk);
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    acc = tl::dot(tl::load(x_ptrs), tl::load(w_ptrs), acc);
+    x_ptrs += BK;
+    w_ptrs += BK;
   }
   tl::store(y + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
 }
@@ -44,6 +61,12 @@ TILEC_KERNEL void row_stats(const tl::half *q, const tl::half *kt, float *out, i
 // IR:       %[[X:[0-9]+]]:xv = load async producer {{.*}} : tile<tl::half, BM, BK>
 // IR:       %[[W:[0-9]+]] = load async producer {{.*}} : tile<tl::half, BN, BK>
 // IR:       = dot "tf32" b^T %[[X]]:xv, %[[W]], %{{[0-9]+}}:acc : tile<float, BM, BN> #[[MMA]]
+// IR-LABEL: kernel @advancing
+// IR:       = for "<" pipelined producer_carried(1, 2)
+// IR:       ^(%{{[0-9]+}}:k0 : int, %{{[0-9]+}}:acc : tile<float, BM, BN> #{{[0-9]+}}, %{{[0-9]+}}:x_ptrs : tile<const tl::half*, BM, BK> #{{[0-9]+}}{{.*}}, %[[W:[0-9]+]]:w_ptrs : tile<const tl::half*, BN, BK>
+// IR:       %[[L:[0-9]+]] = load async producer %[[W]]:w_ptrs : tile<tl::half, BN, BK>
+// IR:       = dot "tf32" b^T %{{[0-9]+}}, %[[L]], %{{[0-9]+}}:acc
+// IR:       = addptr producer %[[W]]:w_ptrs, %{{[0-9]+}} : tile<const tl::half*, BN, BK>
 // IR-LABEL: kernel @row_stats
 // IR:       layout #[[MMA2:[0-9]+]] mma[BM, BN]
 // IR:       %[[Q:[0-9]+]]:qv = local_alloc %{{[0-9]+}}:qv : smem<tl::half, BM, 64>

@@ -4,7 +4,9 @@
 #include "ir/Rewriter.h"
 
 #include <algorithm>
+#include <algorithm>
 #include <map>
+#include <optional>
 
 namespace tilec {
 
@@ -20,20 +22,99 @@ bool isProperRank2(const Type &t) {
   return t.shape.size() == 2 && !t.shape[0].isConst(1) && !t.shape[1].isConst(1);
 }
 
+/// A pointer tile a for loop carries and advances by a scalar each iteration (`w_ptrs +=
+/// BLOCK_K`), read by nothing else in the loop but `reader`, and not used after it.
+struct AdvancingPointer {
+  Op *loop = nullptr;
+  size_t index = 0; // which carried variable
+  Op *step = nullptr;
+};
+
+std::optional<AdvancingPointer> advancingPointer(Kernel &k, Value *arg, const Op *reader) {
+  AdvancingPointer a;
+  walkOps(k, [&](Op &op) {
+    if (op.kind != OpKind::For || op.unrolled || a.loop)
+      return;
+    const Region &body = *op.regions[0];
+    for (size_t j = 1; j < body.args.size(); ++j)
+      if (body.args[j] == arg)
+        a = {&op, j - 1, body.yields[j - 1]->def};
+  });
+  if (!a.loop || !a.step || a.step->kind != OpKind::AddPtr || a.step->operands[0] != arg ||
+      !a.step->operands[1]->type.isScalar() || a.step->result->uses != 1 ||
+      a.loop->results[a.index]->uses != 0 || arg->uses != 2)
+    return std::nullopt;
+  bool readerReads = false;
+  for (const Value *o : reader->operands)
+    readerReads |= o == arg;
+  if (!readerReads)
+    return std::nullopt;
+  return a;
+}
+
 /// Builds transposed copies of rank-2 values, each right after the original's definition
 /// (so that loop-invariant parts stay outside loops). Null when a value cannot be rebuilt:
 /// it is not computed by broadcasts, expand_dims and elementwise ops from rank-1 tiles and
-/// scalars.
+/// scalars, or is not a pointer tile a loop advances (see AdvancingPointer). A trial
+/// Transposer leaves loops alone: an advancing pointer stands for its initial value, which has
+/// the same facts (axis-info's carriedInfo); the real one carries a transposed copy alongside.
 class Transposer {
 public:
-  explicit Transposer(Kernel &k) : k_(k) {}
+  Transposer(Kernel &k, bool trial) : k_(k), trial_(trial) {}
   Value *get(Value *v);
+  /// The load whose operands get() is asked for next (an advancing pointer must be read by it
+  /// alone).
+  void setReader(const Op *load) { reader_ = load; }
+  /// The carried variables whose transposed copies were added: (loop, index of the original).
+  const std::vector<std::pair<Op *, size_t>> &replacedCarried() const { return replaced_; }
 
 private:
   Kernel &k_;
+  bool trial_;
   std::map<const Value *, Value *> memo_;
+  std::vector<std::pair<Op *, size_t>> replaced_;
+  const Op *reader_ = nullptr; // the load being transposed
+
   Value *build(Value *v);
+  Value *carryTransposed(const AdvancingPointer &a, Value *initT);
+
 };
+
+/// Adds a carried variable to `a.loop` holding the transposed pointers (`initT` first,
+/// advanced by the same scalar) and returns its region argument.
+Value *Transposer::carryTransposed(const AdvancingPointer &a, Value *initT) {
+  Op &loop = *a.loop;
+  Region &body = *loop.regions[0];
+  Value *arg = body.args[a.index + 1];
+  Value *argT = k_.newValue(initT->type, arg->name);
+  body.args.push_back(argT);
+  loop.operands.push_back(initT);
+  initT->uses++;
+  Op *stepT = Builder(k_, a.step, /*after=*/true).clone(*a.step, {argT, a.step->operands[1]},
+                                                        initT->type);
+  body.yields.push_back(stepT->result);
+  stepT->result->uses++;
+  Value *result = k_.newValue(initT->type, loop.results[a.index]->name);
+  result->def = &loop;
+  loop.results.push_back(result);
+  loop.carriedNames.push_back(loop.carriedNames[a.index]);
+  replaced_.push_back({&loop, a.index});
+  return argT;
+}
+
+/// Removes carried variable `j` of `loop` (read by nothing but its own advance).
+void dropCarried(Kernel &k, Op &loop, size_t j) {
+  Region &body = *loop.regions[0];
+  Op *step = body.yields[j]->def;
+  loop.operands[3 + j]->uses--;
+  loop.operands.erase(loop.operands.begin() + long(3 + j));
+  body.yields[j]->uses--;
+  body.yields.erase(body.yields.begin() + long(j));
+  eraseOp(k, step);
+  body.args.erase(body.args.begin() + long(j + 1));
+  loop.results.erase(loop.results.begin() + long(j));
+  loop.carriedNames.erase(loop.carriedNames.begin() + long(j));
+}
 
 Value *Transposer::get(Value *v) {
   if (v->type.isScalar())
@@ -48,6 +129,13 @@ Value *Transposer::get(Value *v) {
 
 Value *Transposer::build(Value *v) {
   Op *def = v->def;
+  if (!def && v->type.pointer && v->type.shape.size() == 2 && reader_) {
+    std::optional<AdvancingPointer> a = advancingPointer(k_, v, reader_);
+    if (!a)
+      return nullptr;
+    Value *initT = get(a->loop->operands[3 + a->index]);
+    return !initT || trial_ ? initT : carryTransposed(*a, initT);
+  }
   if (!def || v->type.shape.size() != 2)
     return nullptr;
   switch (def->kind) {
@@ -119,10 +207,11 @@ bool onlyDotOperand(Kernel &k, const Value *v) {
 /// what was tried).
 std::vector<Op *> worthTransposing(Kernel &k, const std::vector<Op *> &loads) {
   size_t valuesBefore = k.values.size();
-  Transposer tr(k);
+  Transposer tr(k, /*trial=*/true);
   std::vector<std::pair<Op *, Value *>> tried;
   std::vector<Value *> copies;
   for (Op *load : loads) {
+    tr.setReader(load);
     Value *ptrs = tr.get(load->operands[0]);
     bool complete = ptrs != nullptr;
     for (size_t i = 0; i < load->operands.size(); ++i)
@@ -157,8 +246,9 @@ void runTransposeLoads(Kernel &k) {
   if (loads.empty())
     return;
   std::vector<Op *> chosen = worthTransposing(k, loads);
-  Transposer tr(k);
+  Transposer tr(k, /*trial=*/false);
   for (Op *load : chosen) {
+    tr.setReader(load);
     std::vector<Value *> operands;
     for (Value *o : load->operands)
       operands.push_back(tr.get(o));
@@ -172,6 +262,16 @@ void runTransposeLoads(Kernel &k) {
     eraseOp(k, load);
     for (Value *v : inputs)
       eraseIfDead(k, v);
+  }
+  // The original pointers of the loads that read carried ones are read by nothing now but
+  // their own advance: the loops stop carrying them (highest index first).
+  std::vector<std::pair<Op *, size_t>> dropped = tr.replacedCarried();
+  std::sort(dropped.begin(), dropped.end(),
+            [](const auto &a, const auto &b) { return a.second > b.second; });
+  for (auto [loop, j] : dropped) {
+    Value *init = loop->operands[3 + j];
+    dropCarried(k, *loop, j);
+    eraseIfDead(k, init);
   }
   if (!chosen.empty())
     runAxisInfo(k);

@@ -197,3 +197,24 @@ TILEC_KERNEL void dot_loop_stride(const T *a, const T *b, Acc *c, int m, int n, 
   tl::store(c + tl::expand_dims<1>(rm) * n + tl::expand_dims<0>(rn), acc,
             (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rn) < n));
 }
+
+// dot_loop_wnk with pointer tiles advanced each iteration (tutorial 03's spelling): the
+// translator carries w's pointers transposed instead, so that they too load along rows.
+template <int BM, int BN, int BK, class T, class Acc>
+TILEC_KERNEL void dot_loop_wnk_ptrs(const T *a, const T *w, Acc *c, int m, int n, int k) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto a_ptrs = a + tl::expand_dims<1>(rm) * k + tl::expand_dims<0>(rk);
+  auto w_ptrs = w + tl::expand_dims<0>(rn) * k + tl::expand_dims<1>(rk);
+  auto acc = tl::zeros<Acc, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    acc = tl::dot(tl::load(a_ptrs, (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rk) < k - k0), 0),
+                  tl::load(w_ptrs, (tl::expand_dims<1>(rk) < k - k0) && (tl::expand_dims<0>(rn) < n), 0),
+                  acc);
+    a_ptrs += BK;
+    w_ptrs += BK;
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * n + tl::expand_dims<0>(rn), acc,
+            (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rn) < n));
+}
