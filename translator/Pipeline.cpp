@@ -13,6 +13,7 @@
 
 #include "analysis/AxisInfo.h"
 #include "ir/Parser.h"
+#include "transforms/DotOperandsInRegisters.h"
 #include "transforms/FuseDotTranspose.h"
 #include "transforms/HoistDotOperands.h"
 #include "transforms/LayoutAssignment.h"
@@ -66,6 +67,10 @@ const std::vector<PassInfo> &passTable() {
       {"pipeline",
        "loads that feed tl::dot go to shared memory stages ahead (transforms/PipelineLoads.cpp)",
        pipelineLoads},
+      {"dot-registers",
+       "tl::dot reads an A operand computed from another dot's result from registers "
+       "(transforms/DotOperandsInRegisters.cpp)",
+       infallible<runDotOperandsInRegisters>},
   };
   return table;
 }

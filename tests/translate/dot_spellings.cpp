@@ -4,7 +4,8 @@
 // (loaded as [BN, BK] rows and read transposed by the tensor cores), also through pointer
 // tiles the loop advances (carried transposed); a unit stride given as a
 // template parameter (vector loads when it is 1); a loop-invariant operand (staged once,
-// before the loop); row statistics of a product (reduced where the tensor cores left it).
+// before the loop); row statistics of a product (reduced where the tensor cores left it); a
+// product of a product (read by the tensor cores from the registers it is in: a:regs).
 #include <tilec/tl.h>
 
 template <int BM, int BN, int BK, int SK>
@@ -43,12 +44,16 @@ TILEC_KERNEL void row_stats(const tl::half *q, const tl::half *kt, float *out, i
   auto rd = tl::arange<0, 64>();
   auto qv = tl::load(q + tl::expand_dims<1>(rm) * 64 + tl::expand_dims<0>(rd));
   auto best = tl::full<float, BM>(-INFINITY);
+  auto twice = tl::zeros<float, BM, 64>();
   for (int n0 = 0; n0 < n; n0 += BN) {
     auto cols = n0 + tl::arange<0, BN>();
     auto s = tl::dot(qv, tl::load(kt + tl::expand_dims<1>(rd) * n + tl::expand_dims<0>(cols)));
     best = tl::maximum(best, tl::max<1>(s - tl::expand_dims<1>(tl::sum<1>(s))));
+    auto v = tl::load(kt + tl::expand_dims<1>(tl::arange<0, BN>()) * 64 + tl::expand_dims<0>(rd));
+    twice = tl::dot(tl::cast<tl::half>(s), v, twice);
   }
   tl::store(out + rm, best);
+  tl::store(out + tl::expand_dims<1>(rm) * 64 + tl::expand_dims<0>(rd), twice);
 }
 
 // IR-LABEL: kernel @spelled
@@ -76,6 +81,7 @@ TILEC_KERNEL void row_stats(const tl::half *q, const tl::half *kt, float *out, i
 // IR:       = reduce "sum" %{{[0-9]+}}:s [1] : tile<float, BM> #[[ROWS:[0-9]+]]
 // IR-NOT:   convert_layout
 // IR:       = reduce "max" %{{[0-9]+}} [1] : tile<float, BM> #[[ROWS]]
+// IR:       = dot "tf32" a:regs %{{[0-9]+}}, %{{[0-9]+}}:v, %{{[0-9]+}}:twice
 
 // CU-LABEL: spelled(
 // CU:       tilec::copy_tile_async<
@@ -90,3 +96,4 @@ TILEC_KERNEL void row_stats(const tl::half *q, const tl::half *kt, float *out, i
 // CU:       tilec::dot_smem<{{.*}}>([[QS]], {{.*}});
 // CU-NOT:   __syncthreads(); // the scratch buffer is free again
 // CU:       tilec::reduce_axis_mma<L{{[0-9]+}}, 1>(
+// CU:       tilec::dot_regs_a<L{{[0-9]+}}, L{{[0-9]+}}, tilec::SmemTile<BN, 64, tl::half>, tilec::DotTf32>(

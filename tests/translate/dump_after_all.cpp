@@ -13,10 +13,15 @@ TILEC_KERNEL void scale(const float *x, float *out, int n) {
 // IR-NEXT:   %0:x = param [0] : const float*
 // IR:      // -----// IR after axis-info //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after transpose-loads //----- //
 // IR:      // -----// IR after layout //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR-NEXT:   layout #0 blocked[BLOCK] max_vec=4
+// IR:      // -----// IR after remat //----- //
 // IR:      // -----// IR after fuse-dot-transpose //----- //
+// IR:      // -----// IR after hoist-dot-operands //----- //
 // IR:      // -----// IR after pipeline //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after dot-registers //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR-NOT:  // -----//

@@ -107,6 +107,18 @@ void KernelEmitter::emitDot(const Op &op) {
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << elem(acc, "i")
         << ";\n";
+  if (op.dotRegistersA) {
+    // A straight from the registers the previous dot's result is in (staged in the scratch
+    // buffer by the device library only where the tensor cores cannot take it).
+    const Value *b = op.operands[1];
+    std::string pb = b->type.shared ? nameOf(b) : stageOf(b);
+    needSmem(tileA + "::BYTES");
+    smemHoldsDotOperands_ = true;
+    *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "
+          << precision << (op.dotTransposed[1] ? ", true" : "") << ">(" << nameOf(a) << ", " << pb
+          << ", " << name << ", tid, smem);\n";
+    return;
+  }
   // Each operand is read where it already is in shared memory (a pipeline stage, a
   // local_alloc buffer); register operands go through the scratch buffer (A, then B).
   std::string src[2];

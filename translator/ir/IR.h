@@ -117,6 +117,8 @@ struct Op {
   bool asyncCopy = false; // a Load whose tile goes to shared memory (cp.async)
   // A Dot (set by FuseDotTranspose): operand i is given transposed ([K, M] for a, [N, K] for b).
   bool dotTransposed[2] = {false, false};
+  // A Dot (set by DotOperandsInRegisters): a is read from registers, in the mma layout.
+  bool dotRegistersA = false;
 };
 
 /// A layout for tiles: how a program instance's threads hold the elements

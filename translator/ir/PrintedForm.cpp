@@ -118,6 +118,7 @@ const std::vector<OpWord> &opWords() {
       flag("async", [](Op &op) -> bool & { return op.asyncCopy; }),
       flag("a^T", [](Op &op) -> bool & { return op.dotTransposed[0]; }),
       flag("b^T", [](Op &op) -> bool & { return op.dotTransposed[1]; }),
+      flag("a:regs", [](Op &op) -> bool & { return op.dotRegistersA; }),
       stage("producer", Op::Stage::Producer),
       stage("producer+consumer", Op::Stage::Both),
       {"axis",

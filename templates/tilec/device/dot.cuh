@@ -28,6 +28,28 @@ __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
     mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
 }
 
+/// tl::dot whose A operand is held in registers in the mma layout LA (a tl::dot result cast
+/// to the operand type) and whose B is in shared memory: on sm_90a, when the warps split A's
+/// rows as they split the result's, wgmma reads A straight from the registers; otherwise A is
+/// staged in `smem` (SmemTile<LA::ROWS, LA::COLS, T>::BYTES) and dot_smem runs. All threads of
+/// the block call it.
+template <class L, class LA, class TileB, class Precision, bool TRANS_B = false, class T,
+          class Acc>
+__device__ inline void dot_regs_a(const T *a, const T *sb, Acc *acc, int tid, unsigned char *smem) {
+  if constexpr (wgmma_regs_a_fits<L, LA, TileB, TRANS_B, T, Acc>()) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    wgmma_block_rs<L, LA, TileB, TRANS_B>(a, sb, acc, tid);
+#endif
+  } else {
+    using TileA = SmemTile<LA::ROWS, LA::COLS, T>;
+    T *sa = reinterpret_cast<T *>(smem);
+    store_to_smem<LA, TileA>(a, sa, tid);
+    __syncthreads();
+    dot_smem<L, TileA, TileB, Precision, false, TRANS_B>(sa, sb, acc, tid);
+    __syncthreads(); // the scratch buffer is free again
+  }
+}
+
 /// Shared memory a tl::dot of register operands needs for staging them.
 template <class TileA, class TileB> __host__ __device__ constexpr int dot_scratch_bytes() {
   return TileA::BYTES + TileB::BYTES;

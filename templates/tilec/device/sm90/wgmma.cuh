@@ -61,6 +61,18 @@ __host__ __device__ constexpr bool wgmma_fits() {
 #endif
 }
 
+/// Whether wgmma_block_rs can take A from registers in layout LA: the wgmma path fits with
+/// A staged, and LA splits the rows over warps exactly as the result's layout L does, each
+/// warp holding whole rows of A.
+template <class L, class LA, class TileB, bool TRANS_B, class T, class Acc>
+__host__ __device__ constexpr bool wgmma_regs_a_fits() {
+  using TileA = SmemTile<LA::ROWS, LA::COLS, T>;
+  if constexpr (!wgmma_fits<L, TileA, TileB, false, TRANS_B, T, Acc>())
+    return false;
+  else
+    return LA::WM == L::WM && LA::WN == 1 && LA::MT == L::MT && LA::COLS % 16 == 0;
+}
+
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 /// acc += A * B for this warpgroup's bands with wgmma (see wgmma_fits for the shapes).
@@ -87,6 +99,56 @@ __device__ inline void wgmma_block(const T *sa, const T *sb, float *acc, int tid
       wgmma_m64k16<TRANS_A, !TRANS_B>(*reinterpret_cast<float(*)[BAND]>(&acc[mt * BAND]),
                                       wgmma_descriptor<TileA, TRANS_A>(a),
                                       wgmma_descriptor<TileB, !TRANS_B>(b), T{});
+    }
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i)
+    pin_accumulator(acc[i]);
+}
+
+/// Two 16-bit elements as one 32-bit register, the first in the low half.
+template <class T> __device__ inline unsigned pack_pair(const T &lo, const T &hi) {
+  return unsigned(*reinterpret_cast<const unsigned short *>(&lo)) |
+         unsigned(*reinterpret_cast<const unsigned short *>(&hi)) << 16;
+}
+
+/// acc += A * B with A held in registers in the mma layout LA (a [M, K] tile, each warp
+/// holding all K columns of its rows) and B in shared memory: each 16-column slice of A is
+/// already the m64k16 register fragment of the warpgroup's rows (the rows and columns an
+/// mma accumulator pair holds are the ones the A fragment wants), so nothing goes through
+/// shared memory. See wgmma_regs_a_fits for the shapes.
+template <class L, class LA, class TileB, bool TRANS_B, class T>
+__device__ inline void wgmma_block_rs(const T *a, const T *sb, float *acc, int tid) {
+  constexpr int BAND = 4 * L::NT;
+  const int warp_tid = __shfl_sync(0xffffffffu, tid / 32, 0) * 32;
+  const int n0 = L::warp_n(warp_tid) * L::WARP_N;
+  // Every slice's fragment is packed before the fence: registers written after it would make
+  // the compiler fence again before each instruction.
+  constexpr int SLICES = LA::COLS / 16;
+  unsigned regs[L::MT][SLICES][4];
+#pragma unroll
+  for (int mt = 0; mt < L::MT; ++mt)
+#pragma unroll
+    for (int s = 0; s < SLICES; ++s) {
+      const int f0 = (mt * LA::NT + 2 * s) * 4, f1 = f0 + 4; // the slice's two 16 x 8 fragments
+      regs[mt][s][0] = pack_pair(a[f0], a[f0 + 1]);
+      regs[mt][s][1] = pack_pair(a[f0 + 2], a[f0 + 3]);
+      regs[mt][s][2] = pack_pair(a[f1], a[f1 + 1]);
+      regs[mt][s][3] = pack_pair(a[f1 + 2], a[f1 + 3]);
+    }
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i)
+    pin_accumulator(acc[i]);
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+  for (int mt = 0; mt < L::MT; ++mt) {
+#pragma unroll
+    for (int s = 0; s < SLICES; ++s) {
+      const T *b = sb + (TRANS_B ? TileB::offset(n0, 16 * s) : TileB::offset(16 * s, n0));
+      wgmma_m64k16_rs<!TRANS_B>(*reinterpret_cast<float(*)[BAND]>(&acc[mt * BAND]), regs[mt][s],
+                                wgmma_descriptor<TileB, !TRANS_B>(b), T{});
     }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
