@@ -194,7 +194,8 @@ void KernelEmitter::emitOp(const Op &op) {
   comment(op);
   const std::string &name = nameOf(r);
   if (r->type.isScalar()) {
-    *out_ << "  const " << r->type.cudaElem() << " " << name << " = " << compute(op, "0") << ";\n";
+    *out_ << "  " << r->type.cudaConstScalar() << " " << name << " = " << compute(op, "0")
+          << ";\n";
     return;
   }
   std::string L = layoutOf(r);

@@ -42,7 +42,7 @@ void KernelEmitter::emitLoad(const Op &op) {
   comment(op);
   if (r->type.isScalar()) {
     std::string p = elem(ptrs, "0");
-    *out_ << "  const " << r->type.cudaElem() << " " << name << " = ";
+    *out_ << "  " << r->type.cudaConstScalar() << " " << name << " = ";
     if (mask)
       *out_ << elem(mask, "0") << " ? *" << p << " : "
             << (other ? elem(other, "0") : zeroOf(r->type.elem));

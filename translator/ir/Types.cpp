@@ -211,6 +211,10 @@ std::string Type::str() const {
   return s + ">";
 }
 
+std::string Type::cudaConstScalar() const {
+  return pointer ? cudaElem() + " const" : "const " + cudaElem();
+}
+
 bool sameShape(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
   if (a.size() != b.size())
     return false;

@@ -85,6 +85,9 @@ struct Type {
   std::string str() const;      // "tile<float*, BLOCK>", "int32", ...
   /// The CUDA spelling of one element: "float", "const float*".
   std::string cudaElem() const;
+  /// The CUDA type of a scalar that is never reassigned: "const float", "const float* const"
+  /// (the pointer is const, not what it points to: stores may go through it).
+  std::string cudaConstScalar() const;
 };
 
 bool sameShape(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b);
