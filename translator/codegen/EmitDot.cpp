@@ -112,7 +112,9 @@ void KernelEmitter::emitDot(const Op &op) {
     // buffer by the device library only where the tensor cores cannot take it).
     const Value *b = op.operands[1];
     std::string pb = b->type.shared ? nameOf(b) : stageOf(b);
-    needSmem(tileA + "::BYTES");
+    needSmem("tilec::dot_regs_a_scratch_bytes<" + L + ", " + layoutOf(a) + ", " + tileB + ", " +
+             (op.dotTransposed[1] ? "true" : "false") + ", " + T + ", " + r->type.cudaElem() +
+             ">()");
     smemHoldsDotOperands_ = true;
     *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "
           << precision << (op.dotTransposed[1] ? ", true" : "") << ">(" << nameOf(a) << ", " << pb

@@ -4,7 +4,6 @@
 #include "ir/Rewriter.h"
 
 #include <algorithm>
-#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -77,7 +76,6 @@ private:
 
   Value *build(Value *v);
   Value *carryTransposed(const AdvancingPointer &a, Value *initT);
-
 };
 
 /// Adds a carried variable to `a.loop` holding the transposed pointers (`initT` first,
@@ -90,8 +88,8 @@ Value *Transposer::carryTransposed(const AdvancingPointer &a, Value *initT) {
   body.args.push_back(argT);
   loop.operands.push_back(initT);
   initT->uses++;
-  Op *stepT = Builder(k_, a.step, /*after=*/true).clone(*a.step, {argT, a.step->operands[1]},
-                                                        initT->type);
+  Op *stepT =
+      Builder(k_, a.step, /*after=*/true).clone(*a.step, {argT, a.step->operands[1]}, initT->type);
   body.yields.push_back(stepT->result);
   stepT->result->uses++;
   Value *result = k_.newValue(initT->type, loop.results[a.index]->name);
@@ -149,14 +147,13 @@ Value *Transposer::build(Value *v) {
   }
   case OpKind::Splat:
     return Builder(k_, def, true).clone(*def, def->operands, transposed(v->type))->result;
-  case OpKind::Broadcast:
-  case OpKind::Binary:
-  case OpKind::Unary:
-  case OpKind::Ternary:
-  case OpKind::Select:
-  case OpKind::Cast:
-  case OpKind::Bitcast:
-  case OpKind::AddPtr: {
+  case OpKind::Hint:
+    return nullptr; // hints speak of the last axis
+  default: {
+    // Elementwise ops and broadcasts: the same op over transposed operands. Anything else
+    // (loads, reductions, relayouts) stops the rewrite.
+    if (!isRegisterArithmetic(def->kind))
+      return nullptr;
     std::vector<Value *> operands;
     for (Value *o : def->operands) {
       if (o->type.isTile() && o->type.shape.size() != 2)
@@ -168,8 +165,6 @@ Value *Transposer::build(Value *v) {
     }
     return Builder(k_, def, true).clone(*def, operands, transposed(v->type))->result;
   }
-  default:
-    return nullptr; // loads, loop-carried values, reductions, hints (they speak of the last axis)
   }
 }
 

@@ -33,8 +33,7 @@ __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
 /// rows as they split the result's, wgmma reads A straight from the registers; otherwise A is
 /// staged in `smem` (SmemTile<LA::ROWS, LA::COLS, T>::BYTES) and dot_smem runs. All threads of
 /// the block call it.
-template <class L, class LA, class TileB, class Precision, bool TRANS_B = false, class T,
-          class Acc>
+template <class L, class LA, class TileB, class Precision, bool TRANS_B = false, class T, class Acc>
 __device__ inline void dot_regs_a(const T *a, const T *sb, Acc *acc, int tid, unsigned char *smem) {
   if constexpr (wgmma_regs_a_fits<L, LA, TileB, TRANS_B, T, Acc>()) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -48,6 +47,15 @@ __device__ inline void dot_regs_a(const T *a, const T *sb, Acc *acc, int tid, un
     dot_smem<L, TileA, TileB, Precision, false, TRANS_B>(sa, sb, acc, tid);
     __syncthreads(); // the scratch buffer is free again
   }
+}
+
+/// Shared memory dot_regs_a needs: none (16 bytes) where wgmma takes A from registers, A's
+/// tile where it is staged.
+template <class L, class LA, class TileB, bool TRANS_B, class T, class Acc>
+__host__ __device__ constexpr int dot_regs_a_scratch_bytes() {
+  return wgmma_regs_a_fits<L, LA, TileB, TRANS_B, T, Acc>()
+             ? 16
+             : SmemTile<LA::ROWS, LA::COLS, T>::BYTES;
 }
 
 /// Shared memory a tl::dot of register operands needs for staging them.
