@@ -32,7 +32,9 @@ static std::string stageRingBytes(const Kernel &k, const std::string &numStages)
     for (auto &o : op.regions[0]->ops)
       if (o->asyncCopy)
         sum += (sum.empty() ? "" : " + ") + stageBytes(o->result);
-    perLoop.push_back(stagesExpr(numStages) + " * (" + sum + ")");
+    std::string bytes = stagesExpr(numStages) + " * (" + sum + ")";
+    if (std::find(perLoop.begin(), perLoop.end(), bytes) == perLoop.end())
+      perLoop.push_back(bytes); // loops with the same stages need no max of equals
   });
   if (perLoop.empty())
     return "";
@@ -107,20 +109,6 @@ void KernelEmitter::emitDot(const Op &op) {
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << elem(acc, "i")
         << ";\n";
-  if (op.dotRegistersA) {
-    // A straight from the registers the previous dot's result is in (staged in the scratch
-    // buffer by the device library only where the tensor cores cannot take it).
-    const Value *b = op.operands[1];
-    std::string pb = b->type.shared ? nameOf(b) : stageOf(b);
-    needSmem("tilec::dot_regs_a_scratch_bytes<" + L + ", " + layoutOf(a) + ", " + tileB + ", " +
-             (op.dotTransposed[1] ? "true" : "false") + ", " + T + ", " + r->type.cudaElem() +
-             ">()");
-    smemHoldsDotOperands_ = true;
-    *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "
-          << precision << (op.dotTransposed[1] ? ", true" : "") << ">(" << nameOf(a) << ", " << pb
-          << ", " << name << ", tid, smem);\n";
-    return;
-  }
   // Each operand is read where it already is in shared memory (a pipeline stage, a
   // local_alloc buffer); register operands go through the scratch buffer (A, then B).
   std::string src[2];
@@ -133,6 +121,19 @@ void KernelEmitter::emitDot(const Op &op) {
       src[i] = stageOf(v);
     else
       scratch = true;
+  }
+  if (op.dotRegistersA) {
+    // A straight from the registers the previous dot's result is in (staged in the scratch
+    // buffer by the device library only where the tensor cores cannot take it); B is in
+    // shared memory (dot-registers asks for it).
+    needSmem("tilec::dot_regs_a_scratch_bytes<" + L + ", " + layoutOf(a) + ", " + tileB + ", " +
+             (op.dotTransposed[1] ? "true" : "false") + ", " + T + ", " + r->type.cudaElem() +
+             ">()");
+    smemHoldsDotOperands_ = true;
+    *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "
+          << precision << (op.dotTransposed[1] ? ", true" : "") << ">(" << nameOf(a) << ", "
+          << src[1] << ", " << name << ", tid, smem);\n";
+    return;
   }
   if (scratch) {
     needSmem("tilec::dot_scratch_bytes<" + tileA + ", " + tileB + ">()");

@@ -29,17 +29,28 @@ struct AdvancingPointer {
   Op *step = nullptr;
 };
 
-std::optional<AdvancingPointer> advancingPointer(Kernel &k, Value *arg, const Op *reader) {
-  AdvancingPointer a;
+/// The carried variables of the kernel's for loops (not unrolled), by region argument.
+using CarriedIndex = std::map<const Value *, AdvancingPointer>;
+
+CarriedIndex carriedVariables(Kernel &k) {
+  CarriedIndex out;
   walkOps(k, [&](Op &op) {
-    if (op.kind != OpKind::For || op.unrolled || a.loop)
+    if (op.kind != OpKind::For || op.unrolled)
       return;
     const Region &body = *op.regions[0];
     for (size_t j = 1; j < body.args.size(); ++j)
-      if (body.args[j] == arg)
-        a = {&op, j - 1, body.yields[j - 1]->def};
+      out[body.args[j]] = {&op, j - 1, body.yields[j - 1]->def};
   });
-  if (!a.loop || !a.step || a.step->kind != OpKind::AddPtr || a.step->operands[0] != arg ||
+  return out;
+}
+
+std::optional<AdvancingPointer> advancingPointer(const CarriedIndex &carried, Value *arg,
+                                                 const Op *reader) {
+  auto it = carried.find(arg);
+  if (it == carried.end())
+    return std::nullopt;
+  const AdvancingPointer &a = it->second;
+  if (!a.step || a.step->kind != OpKind::AddPtr || a.step->operands[0] != arg ||
       !a.step->operands[1]->type.isScalar() || a.step->result->uses != 1 ||
       a.loop->results[a.index]->uses != 0 || arg->uses != 2)
     return std::nullopt;
@@ -59,7 +70,7 @@ std::optional<AdvancingPointer> advancingPointer(Kernel &k, Value *arg, const Op
 /// the same facts (axis-info's carriedInfo); the real one carries a transposed copy alongside.
 class Transposer {
 public:
-  Transposer(Kernel &k, bool trial) : k_(k), trial_(trial) {}
+  Transposer(Kernel &k, bool trial) : k_(k), trial_(trial), carried_(carriedVariables(k)) {}
   Value *get(Value *v);
   /// The load whose operands get() is asked for next (an advancing pointer must be read by it
   /// alone).
@@ -70,6 +81,7 @@ public:
 private:
   Kernel &k_;
   bool trial_;
+  CarriedIndex carried_; // the loops' carried variables when the Transposer was made
   std::map<const Value *, Value *> memo_;
   std::vector<std::pair<Op *, size_t>> replaced_;
   const Op *reader_ = nullptr; // the load being transposed
@@ -128,7 +140,7 @@ Value *Transposer::get(Value *v) {
 Value *Transposer::build(Value *v) {
   Op *def = v->def;
   if (!def && v->type.pointer && v->type.shape.size() == 2 && reader_) {
-    std::optional<AdvancingPointer> a = advancingPointer(k_, v, reader_);
+    std::optional<AdvancingPointer> a = advancingPointer(carried_, v, reader_);
     if (!a)
       return nullptr;
     Value *initT = get(a->loop->operands[3 + a->index]);
@@ -182,18 +194,16 @@ SymExpr assuredRuns(const SymExpr &runs) {
   return runs;
 }
 
-/// Only tl::dot reads `v`, as its a or b operand.
-bool onlyDotOperand(Kernel &k, const Value *v) {
-  int reads = 0;
-  bool ok = true;
+/// How many times each value is read as a tl::dot's a or b operand (a value read that often
+/// in all, yields included, is read by nothing else).
+std::map<const Value *, int> dotOperandReads(Kernel &k) {
+  std::map<const Value *, int> reads;
   walkOps(k, [&](Op &op) {
-    for (size_t i = 0; i < op.operands.size(); ++i)
-      if (op.operands[i] == v) {
-        ++reads;
-        ok = ok && op.kind == OpKind::Dot && i < 2;
-      }
+    if (op.kind == OpKind::Dot)
+      for (size_t i = 0; i < 2; ++i)
+        reads[op.operands[i]]++;
   });
-  return ok && reads == v->uses && reads > 0;
+  return reads;
 }
 
 /// The loads worth transposing: those whose transposed pointers, mask and `other` can be
@@ -232,11 +242,15 @@ std::vector<Op *> worthTransposing(Kernel &k, const std::vector<Op *> &loads) {
 } // namespace
 
 void runTransposeLoads(Kernel &k) {
+  std::map<const Value *, int> dotReads = dotOperandReads(k);
   std::vector<Op *> loads;
   walkOps(k, [&](Op &op) {
-    if (op.kind == OpKind::Load && op.result && isProperRank2(op.result->type) &&
-        assuredRuns(op.operands[0]->info.contiguity).isConst(1) && onlyDotOperand(k, op.result))
-      loads.push_back(&op);
+    if (op.kind != OpKind::Load || !op.result || !isProperRank2(op.result->type) ||
+        !assuredRuns(op.operands[0]->info.contiguity).isConst(1))
+      return;
+    auto reads = dotReads.find(op.result);
+    if (reads != dotReads.end() && reads->second == op.result->uses)
+      loads.push_back(&op); // only tl::dot reads it, as its a or b
   });
   if (loads.empty())
     return;

@@ -109,18 +109,18 @@ __device__ inline void convert_layout(const T *in, T *out, int tid, unsigned cha
 #pragma unroll
     for (int i = 0; i < To::ELEMS; ++i)
       out[i] = in[i];
-    return;
+  } else {
+    T *buf = reinterpret_cast<T *>(smem);
+    if (From::owner(tid))
+#pragma unroll
+      for (int i = 0; i < From::ELEMS; ++i)
+        buf[From::coord(tid, i)] = in[i];
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < To::ELEMS; ++i)
+      out[i] = buf[To::coord(tid, i)];
+    __syncthreads();
   }
-  T *buf = reinterpret_cast<T *>(smem);
-  if (From::owner(tid))
-#pragma unroll
-    for (int i = 0; i < From::ELEMS; ++i)
-      buf[From::coord(tid, i)] = in[i];
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < To::ELEMS; ++i)
-    out[i] = buf[To::coord(tid, i)];
-  __syncthreads();
 }
 
 } // namespace tilec
