@@ -15,8 +15,10 @@
 #include "ir/Parser.h"
 #include "transforms/DotOperandsInRegisters.h"
 #include "transforms/FuseDotTranspose.h"
+#include "transforms/AllocateSharedMemory.h"
 #include "transforms/HoistDotOperands.h"
 #include "transforms/LayoutAssignment.h"
+#include "transforms/LowerPipeline.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
 #include "transforms/TransposeLoads.h"
@@ -71,6 +73,14 @@ const std::vector<PassInfo> &passTable() {
        "tl::dot reads an A operand computed from another dot's result from registers "
        "(transforms/DotOperandsInRegisters.cpp)",
        infallible<runDotOperandsInRegisters>},
+      {"lower-pipeline",
+       "pipelined loops become their schedule: stage rings, a prologue, async copies, waits "
+       "and barriers (transforms/LowerPipeline.cpp)",
+       infallible<runLowerPipeline>},
+      {"allocate-smem",
+       "offsets of the stage rings and local_alloc buffers in dynamic shared memory "
+       "(transforms/AllocateSharedMemory.cpp)",
+       infallible<runAllocateSharedMemory>},
   };
   return table;
 }
@@ -130,8 +140,10 @@ std::string runPasses(Kernel &k, const Target &target, const std::string &dumpAf
   for (const PassInfo &p : passTable()) {
     if (std::string err = p.run(k, target, where); !err.empty())
       return err;
-    if (std::string err = verifyAfter(k, p.name); !err.empty())
+    if (std::string err = verifyAfter(k, p.name); !err.empty()) {
+      after(p.name); // what failed to verify, when it was asked for
       return err;
+    }
     after(p.name);
   }
   return "";

@@ -20,15 +20,6 @@ bool isArg(const Kernel &k, const std::string &n) {
   return false;
 }
 
-bool containsWord(const std::string &text, const std::string &word) {
-  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
-    if ((at == 0 || !isIdent(text[at - 1])) &&
-        (at + word.size() == text.size() || !isIdent(text[at + word.size()])))
-      return true;
-  return false;
-}
-
 class Emitter {
 public:
   Emitter(const Kernel &k, const AutotuneDecl &d, const EmitOptions &o, std::ostringstream &os)

@@ -1,6 +1,7 @@
 // Code generation: the CUDA source, the typed launcher header and the AOT registration unit.
 #pragma once
 
+#include "codegen/Words.h"
 #include "ir/Autotune.h"
 #include "ir/IR.h"
 #include "target/Target.h"
@@ -21,9 +22,13 @@ struct EmitOptions {
 /// The readable .cu: one __global__ template per kernel.
 std::string emitCuda(const std::vector<const Kernel *> &kernels, const EmitOptions &opts);
 
-/// Bytes of dynamic shared memory the kernel's pipelined loops need, as a C++ expression over
-/// its template parameters and `numStages`; empty when it needs none.
+/// Bytes of dynamic shared memory the kernel needs (Kernel::dynamicSmemBytes), as a C++
+/// expression over its template parameters and `numStages`; empty when it needs none.
 std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages);
+
+/// PIPELINE_STAGES, the stage buffers per ring of a pipelined loop, for the launch option
+/// spelled `numStages`: at least 2.
+std::string pipelineStagesDefinition(const std::string &numStages);
 
 /// The launcher header: the .cu text embedded, one typed launcher per kernel.
 std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,

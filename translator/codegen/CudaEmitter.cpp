@@ -15,7 +15,8 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::NumPrograms || op->kind == OpKind::Reduce ||
                             op->kind == OpKind::Scan || op->kind == OpKind::Atomic ||
                             op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
-                            op->kind == OpKind::Reshape || op->kind == OpKind::Dot;
+                            op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
+                            op->kind == OpKind::SmemRing || op->kind == OpKind::StageView;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -28,14 +29,15 @@ void KernelEmitter::decideMaterialization() {
     if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || rank1Scan ||
         (op->kind == OpKind::Atomic && op->result->type.isScalar()))
       needSmem("tilec::kScratchBytes");
-    // A pipelined load hands its pointers to the copy as an array.
-    if (op->kind == OpKind::Load && op->asyncCopy && op->operands[0]->def &&
-        op->operands[0]->def->kind != OpKind::Param)
-      arrays_.insert(op->operands[0]->id);
+    // An async copy takes its pointers and mask as arrays.
+    if (op->kind == OpKind::AsyncCopy)
+      for (size_t j = 1; j < op->operands.size(); ++j)
+        if (op->operands[j]->def && op->operands[j]->def->kind != OpKind::Param)
+          arrays_.insert(op->operands[j]->id);
     // tl::dot writes register operands to shared memory from arrays.
     if (op->kind == OpKind::Dot)
       for (size_t j = 0; j < 2; ++j)
-        if (op->operands[j]->def && !op->operands[j]->def->asyncCopy)
+        if (op->operands[j]->def && !op->operands[j]->type.shared)
           arrays_.insert(op->operands[j]->id);
     // Loads and stores take their masks, `other` tiles and stored values as arrays.
     if (op->kind == OpKind::Load || op->kind == OpKind::Store)
@@ -60,8 +62,6 @@ void KernelEmitter::decideMaterialization() {
 }
 
 std::string KernelEmitter::elem(const Value *v, const std::string &i) {
-  if (auto it = advancing_.find(v->id); it != advancing_.end())
-    return "(" + compute(*it->second.init, i) + " + " + it->second.advance + ")";
   if ((v->def && v->def->kind == OpKind::Param) || (!v->def && !materialized(v)))
     return nameOf(v);
   if (materialized(v))
@@ -147,6 +147,12 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Store:
   case OpKind::Dot:
   case OpKind::LocalAlloc:
+  case OpKind::SmemRing:
+  case OpKind::StageView:
+  case OpKind::AsyncCopy:
+  case OpKind::AsyncCommit:
+  case OpKind::AsyncWait:
+  case OpKind::Barrier:
     break;
   }
   return "/*unreachable*/";
@@ -161,7 +167,11 @@ void KernelEmitter::comment(const Op &op) {
 
 void KernelEmitter::emitOp(const Op &op) {
   if (op.kind == OpKind::For)
-    return op.pipelined ? emitPipelinedFor(op) : emitFor(op);
+    return emitFor(op);
+  if (op.kind == OpKind::SmemRing || op.kind == OpKind::StageView ||
+      op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
+      op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier)
+    return emitSchedule(op);
   if (op.kind == OpKind::Dot)
     return emitDot(op);
   if (op.kind == OpKind::LocalAlloc)
@@ -233,7 +243,8 @@ std::string KernelEmitter::nested(const Region &r, const std::function<void()> &
 }
 
 std::string KernelEmitter::run() {
-  for (const char *n : {"tid", "i", "THREADS", "NUM_WARPS", "NUM_STAGES", "DIV16", "smem", "dsmem"})
+  for (const char *n : {"tid", "i", "THREADS", "NUM_WARPS", "NUM_STAGES", "PIPELINE_STAGES", "DIV16",
+                        "smem", "dsmem"})
     names_.reserve(n);
   for (auto &tp : k_.templateParams)
     names_.reserve(tp.name);
@@ -324,6 +335,9 @@ std::string KernelEmitter::run() {
     os << "  using " << name << " = tilec::Blocked1D<" << l.shape[0].str() << ", THREADS, " << vec
        << ">;\n";
   }
+  if (containsWord(body, "PIPELINE_STAGES"))
+    os << "  // Stage buffers per ring of a pipelined loop: the launch option NUM_STAGES, at least 2\n"
+       << "  constexpr int PIPELINE_STAGES = " << pipelineStagesDefinition("NUM_STAGES") << ";\n";
   if (body.find("tid") != std::string::npos)
     os << "  const int tid = threadIdx.x;\n";
   if (!smemSizes_.empty()) {
@@ -337,8 +351,8 @@ std::string KernelEmitter::run() {
        << ") unsigned char smem[" << bytes << "];\n";
   }
   if (std::string dyn = dynamicSmemBytes(k_, "NUM_STAGES"); !dyn.empty())
-    os << "  // Dynamic shared memory for the stage buffers of pipelined loads; the launcher\n"
-       << "  // passes its size: " << dyn << " bytes.\n"
+    os << "  // Dynamic shared memory for the stage rings of pipelined loops and the buffers of\n"
+       << "  // loop-invariant dot operands; the launcher passes its size: " << dyn << " bytes.\n"
        << "  // (aligned to 1024 bytes: whole swizzle patterns for the tensor cores)\n"
        << "  extern __shared__ __align__(1024) unsigned char dsmem[];\n";
   os << "\n";

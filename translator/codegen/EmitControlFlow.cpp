@@ -5,10 +5,8 @@ namespace tilec {
 namespace emit {
 
 /// Declares the variables that hold `op`'s carried values, initialized from its operands.
-void KernelEmitter::declareCarried(const Op &op, size_t firstInit, const std::vector<bool> &skip) {
+void KernelEmitter::declareCarried(const Op &op, size_t firstInit) {
   for (size_t i = 0; i < op.results.size(); ++i) {
-    if (i < skip.size() && skip[i])
-      continue; // kept another way (see advancing_)
     const Value *init = op.operands[firstInit + i];
     std::string name = names_.fresh(op.carriedNames[i]);
     storage_[op.results[i]->id] = name;
@@ -37,8 +35,6 @@ void KernelEmitter::assignYields(const Op &op, const Region &r, size_t firstInit
     const Value *y = r.yields[i];
     if (nameOf(y) == nameOf(op.results[i]) || y == op.operands[firstInit + i])
       continue; // unchanged
-    if (!yieldFilter_.empty() && !yieldFilter_[i])
-      continue; // the other part of a pipelined loop copies it
     bool otherCarried = false;
     for (size_t j = 0; j < op.results.size(); ++j)
       otherCarried |= j != i && nameOf(y) == nameOf(op.results[j]);

@@ -6,12 +6,12 @@ namespace emit {
 
 /// Declares a tile access's vector width `w` (and, with a tile mask, whether the mask is the
 /// same over each vector) after a comment on what the analysis proved; returns the template
-/// arguments of the access: "w" or "w, mask_uniform". The mask is operand 1 of a load, 2 of a
-/// store.
+/// arguments of the access: "w" or "w, mask_uniform". The pointers are operand 0 (1 of an
+/// async copy), the mask operand 1 of a load, 2 of a store or an async copy.
 std::string KernelEmitter::accessWidth(const Op &op, const std::string &w,
                                        const std::string &uniformName, const std::string &what) {
-  const Value *ptrs = op.operands[0];
-  size_t maskAt = op.kind == OpKind::Store ? 2 : 1;
+  const Value *ptrs = op.operands[op.kind == OpKind::AsyncCopy ? 1 : 0];
+  size_t maskAt = op.kind == OpKind::Load ? 1 : 2;
   const Value *mask = op.operands.size() > maskAt ? op.operands[maskAt] : nullptr;
   *out_ << "  // " << what << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "
         << ptrs->info.divisibility.str() << " bytes\n";

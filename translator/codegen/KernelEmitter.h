@@ -114,34 +114,17 @@ private:
   std::string combiner(const Op &op, const std::string &elemType);
   void emitDebug(const Op &op); // tl::device_print / device_assert (EmitDebug.cpp)
   void emitIf(const Op &op);
-  // tl::dot and pipelined loops (EmitDot.cpp)
-  struct PipelinedLoad {
-    std::string tile;   // its SmemTile type
-    std::string stages; // the first of its ring of stage buffers
-  };
-  std::map<int, PipelinedLoad> pipelinedLoads_; // by the load's value id
-  std::string readStage_, writeStage_;          // stage indices while a pipelined loop is emitted
-  std::vector<bool> yieldFilter_;               // non-empty: assignYields copies only these
-  // Pointer tiles a pipelined loop advances by a scalar each iteration, by region-argument
-  // id: computed afresh from their initial value's expression plus the distance advanced so
-  // far (a scalar), instead of being held in registers across the loop.
-  struct Advancing {
-    const Op *init;      // the op that computed the initial pointers
-    std::string advance; // the variable holding the elements advanced so far
-    const Value *step;   // the scalar added each iteration
-  };
-  std::map<int, Advancing> advancing_;
-  std::vector<bool> findAdvancingPointers(const Op &loop);
+  // tl::dot and the shared-memory buffers it reads (EmitDot.cpp)
   std::string smemTileType(const Value *operand);
   void emitDot(const Op &op);
   void emitLocalAlloc(const Op &op);
-  std::string stageOf(const Value *load);
+  // The software-pipeline schedule: rings, stages, async copies, waits, barriers
+  // (EmitSchedule.cpp)
+  void emitSchedule(const Op &op);
   void emitAsyncCopy(const Op &op);
-  void emitPart(const Op &loop, bool producer);
-  void emitPipelinedFor(const Op &op);
   void emitRegion(const Region &r);
   std::string nested(const Region &r, const std::function<void()> &after);
-  void declareCarried(const Op &op, size_t firstInit, const std::vector<bool> &skip = {});
+  void declareCarried(const Op &op, size_t firstInit);
   void assignYields(const Op &op, const Region &r, size_t firstInit);
   const std::string &nameOf(const Value *v) {
     auto it = storage_.find(v->id);

@@ -78,8 +78,8 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
       if (p->isParameterPack())
         error(p->getLocation(), "parameter packs are not supported in kernels");
       // Names the generated kernel uses itself; a template parameter would be shadowed.
-      static const char *const kReserved[] = {"i",          "tid",  "THREADS", "NUM_WARPS",
-                                              "NUM_STAGES", "smem", "DIV16"};
+      static const char *const kReserved[] = {
+          "i", "tid", "THREADS", "NUM_WARPS", "NUM_STAGES", "PIPELINE_STAGES", "smem", "DIV16"};
       for (const char *r : kReserved)
         if (tp.name == r)
           error(p->getLocation(), "template parameter name '" + tp.name +

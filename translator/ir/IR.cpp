@@ -58,6 +58,18 @@ const char *opKindName(OpKind k) {
     return "dot";
   case OpKind::LocalAlloc:
     return "local_alloc";
+  case OpKind::SmemRing:
+    return "smem_ring";
+  case OpKind::StageView:
+    return "stage_view";
+  case OpKind::AsyncCopy:
+    return "async_copy";
+  case OpKind::AsyncCommit:
+    return "async_commit";
+  case OpKind::AsyncWait:
+    return "async_wait";
+  case OpKind::Barrier:
+    return "barrier";
   case OpKind::Print:
     return "print";
   case OpKind::Assert:

@@ -47,7 +47,17 @@ enum class OpKind {
   Dot,           // a [M, K] x b [K, N] + acc [M, N] on tensor cores; `opcode` the float
                  // precision ("tf32" or "ieee"); operands: a, b, acc (a and b may be smem tiles)
   LocalAlloc,    // a register tile copied into a shared-memory buffer of its own (an smem
-                 // tile), for the tensor cores to read many times
+                 // tile), for the tensor cores to read many times; attr[0] its byte offset in
+                 // dynamic shared memory (set by allocate-smem)
+  // The software-pipeline schedule (made by lower-pipeline from a `pipelined` loop):
+  SmemRing,      // a ring of stage buffers in dynamic shared memory: smem<T, STAGES, M, N>;
+                 // attr[0] its byte offset (set by allocate-smem)
+  StageView,     // one stage of a ring: operands ring, stage index; an smem<T, M, N> tile
+  AsyncCopy,     // copies a tile from global memory into a stage without waiting (cp.async):
+                 // operands: the stage, pointers [, mask]; masked-off elements become zero
+  AsyncCommit,   // closes the group of async copies issued since the last commit
+  AsyncWait,     // waits until at most attr[0] committed groups are still in flight
+  Barrier,       // every thread of the program reaches it before any goes on (__syncthreads)
   Print,         // tl::device_print: `opcode` the message; operands: the values printed
   Assert,        // tl::device_assert: `opcode` the message; operand: the condition
   For,           // operands: lower, upper, step, carried inits; region 0 args: induction var,
@@ -153,6 +163,9 @@ struct Kernel {
   Region body;                     // the kernel's ops, in program order
   std::vector<Region *> insertion; // where append() adds ops (innermost last)
   std::vector<Layout> layouts;
+  // Bytes of dynamic shared memory the kernel needs (set by allocate-smem; 0 for none): the
+  // stage rings and local_alloc buffers, at the offsets their ops hold.
+  SymExpr dynamicSmemBytes = 0;
 
   Value *newValue(Type t, std::string name = "");
   Op *append(OpKind kind, std::vector<Value *> operands, Type resultType, bool hasResult = true);

@@ -541,6 +541,15 @@ private:
       return error("unexpected '" + std::string(c.rest()) + "' after the kernel header");
 
     while (nextLine()) {
+      if (startsWith(line_, "dynamic_smem ")) {
+        Cursor d{line_, 13};
+        auto g = d.group();
+        auto bytes = g ? parseSymExpr(*g) : std::nullopt;
+        if (!bytes || !d.atEnd())
+          return error("expected 'dynamic_smem [bytes]'");
+        k.dynamicSmemBytes = *bytes;
+        continue;
+      }
       if (!startsWith(line_, "layout #")) {
         putBack();
         break;

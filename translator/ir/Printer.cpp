@@ -58,7 +58,7 @@ static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
     os << " #" << op.result->layout;
   if (op.result && printsAxisInfo(*op.result))
     os << "  " << axisInfoText(*op.result);
-  if (op.kind == OpKind::Load || op.kind == OpKind::Store)
+  if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AsyncCopy)
     os << "  {width=" << op.accessWidth.str() << "}";
   os << "\n";
   for (size_t i = 0; i < op.regions.size(); ++i) {
@@ -89,6 +89,8 @@ std::string printKernel(const Kernel &k) {
       os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, l.shape}.shapeStr()
          << " max_vec=" << l.maxVec.str() << "\n";
   }
+  if (!k.dynamicSmemBytes.isConst(0))
+    os << "  dynamic_smem [" << k.dynamicSmemBytes.str() << "]\n";
   printRegion(os, k, k.body, "  ");
   return os.str();
 }
@@ -103,7 +105,9 @@ std::string verifyKernel(const Kernel &k) {
         err = std::string("null operand in ") + opKindName(op.kind);
     bool noResult = op.kind == OpKind::Store || op.kind == OpKind::For || op.kind == OpKind::If ||
                     op.kind == OpKind::While || op.kind == OpKind::Return ||
-                    op.kind == OpKind::Print || op.kind == OpKind::Assert;
+                    op.kind == OpKind::Print || op.kind == OpKind::Assert ||
+                    op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
+                    op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)

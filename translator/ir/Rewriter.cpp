@@ -53,12 +53,17 @@ bool isRegisterArithmetic(OpKind kind) {
 bool isSideEffectFree(OpKind kind) {
   return isRegisterArithmetic(kind) || kind == OpKind::Param || kind == OpKind::ProgramId ||
          kind == OpKind::NumPrograms || kind == OpKind::ConvertLayout || kind == OpKind::Trans ||
-         kind == OpKind::Reshape;
+         kind == OpKind::Reshape || kind == OpKind::SmemRing || kind == OpKind::StageView;
 }
 
 Builder::Builder(Kernel &k, Op *anchor, bool after) : k_(k), anchor_(anchor) {
   pos_ = locate(k, anchor);
   next_ = pos_.index + (after ? 1 : 0);
+}
+
+Builder::Builder(Kernel &k, Region &r, const Op &locFrom) : k_(k), anchor_(&locFrom) {
+  pos_ = {&r, r.ops.size()};
+  next_ = pos_.index;
 }
 
 Op *Builder::create(OpKind kind, std::vector<Value *> operands, Type type, bool hasResult) {

@@ -3,7 +3,7 @@
 // Passes change the IR only through these functions (or by setting an op's own fields):
 //   walkOps            visits every op, mutable, nested regions right after their op
 //   locate             the region and position of an op
-//   Builder            creates ops right before (or after) a given op
+//   Builder            creates ops right before (or after) a given op, or at the end of a region
 //   replaceAllUses     makes every reader of a value (operands, region yields) read another
 //   eraseOp            removes an op whose result nobody reads
 //   eraseIfDead        removes the side-effect-free op defining a value nobody reads, and
@@ -44,6 +44,8 @@ class Builder {
 public:
   /// Inserts before `anchor` (or right after it when `after`).
   Builder(Kernel &k, Op *anchor, bool after = false);
+  /// Appends to the end of `r` (a region being built); ops get the location of `locFrom`.
+  Builder(Kernel &k, Region &r, const Op &locFrom);
   /// A new op of `kind` reading `operands` (their use counts grow), with a result of type
   /// `type` unless `hasResult` is false. Its location is the anchor's.
   Op *create(OpKind kind, std::vector<Value *> operands, Type type, bool hasResult = true);
@@ -53,7 +55,7 @@ public:
 
 private:
   Kernel &k_;
-  Op *anchor_;
+  const Op *anchor_;
   OpPosition pos_;
   size_t next_;
 };

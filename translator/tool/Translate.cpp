@@ -79,6 +79,7 @@ public:
               runPasses(*k, o_.target, o_.dumpAfter, dump, &where,
                         o_.roundTripIR ? &printed : nullptr);
           !err.empty()) {
+        std::cout << dump; // what was asked for, up to the failure
         if (where && where->loc.isValid())
           diags.Report(where->loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << err;
         else

@@ -1,0 +1,70 @@
+// The software-pipeline schedule, as lower-pipeline wrote it into the IR: stage rings in
+// dynamic shared memory, the stage a copy or a tl::dot uses, cp.async copies and their
+// commit/wait groups, and barriers. Each op prints as one statement.
+#include "codegen/KernelEmitter.h"
+
+namespace tilec {
+namespace emit {
+
+namespace {
+/// The SmemTile type of one stage of a ring (smem<T, STAGES, M, N>).
+std::string stageTileType(const Type &ring) {
+  return "tilec::SmemTile<" + ring.shape[1].str() + ", " + ring.shape[2].str() + ", " +
+         ring.elem.cuda() + ">";
+}
+} // namespace
+
+void KernelEmitter::emitSchedule(const Op &op) {
+  switch (op.kind) {
+  case OpKind::SmemRing: {
+    const Value *r = op.result;
+    std::string T = r->type.elem.cuda(), offset = op.attrs.empty() ? "0" : op.attrs[0].str();
+    *out_ << "  // " << nameOf(r) << ": " << r->type.shape[0].str() << " stage buffers of ["
+          << r->type.shape[1].str() << ", " << r->type.shape[2].str()
+          << "], copied into ahead of the tl::dot that reads them (smem_ring)\n";
+    *out_ << "  " << T << "* const " << nameOf(r) << " = reinterpret_cast<" << T << "*>(dsmem + "
+          << offset << ");\n";
+    return;
+  }
+  case OpKind::StageView: {
+    const Value *ring = op.operands[0], *r = op.result;
+    *out_ << "  " << r->type.elem.cuda() << "* const " << nameOf(r) << " = " << nameOf(ring)
+          << " + " << elem(op.operands[1], "0") << " * " << stageTileType(ring->type)
+          << "::ELEMS;\n";
+    return;
+  }
+  case OpKind::AsyncCopy:
+    return emitAsyncCopy(op);
+  case OpKind::AsyncCommit:
+    *out_ << "  tilec::cp_async_commit();\n";
+    return;
+  case OpKind::AsyncWait:
+    comment(op);
+    *out_ << "  tilec::cp_async_wait<" << op.attrs[0].str() << ">();\n";
+    return;
+  case OpKind::Barrier:
+    comment(op);
+    *out_ << "  __syncthreads();\n";
+    return;
+  default:
+    return;
+  }
+}
+
+/// A tile copied from global memory into a stage buffer with cp.async.
+void KernelEmitter::emitAsyncCopy(const Op &op) {
+  const Value *dst = op.operands[0], *ptrs = op.operands[1];
+  const Value *mask = op.operands.size() > 2 ? op.operands[2] : nullptr;
+  comment(op);
+  std::string w = names_.fresh(nameOf(dst) + "_width");
+  std::string templateArgs =
+      accessWidth(op, w, nameOf(dst) + "_mask_uniform", "to shared memory (cp.async); ");
+  *out_ << "  tilec::copy_tile_async<" << layoutOf(ptrs) << ", " << templateArgs << ", "
+        << smemTileType(dst) << ">(" << nameOf(dst) << ", " << nameOf(ptrs) << ", ";
+  if (mask && mask->type.isTile())
+    *out_ << nameOf(mask) << ", ";
+  *out_ << "tid);\n";
+}
+
+} // namespace emit
+} // namespace tilec
