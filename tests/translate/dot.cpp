@@ -51,27 +51,42 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU-NEXT:  __syncthreads();
 // CU-NEXT:  tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BK, BN, tl::half>, tilec::DotTf32>(acc_a, acc_b, acc, tid);
 // CU-LABEL: dot_loop(
+// CU:       constexpr int PIPELINE_STAGES = (NUM_STAGES > 2 ? NUM_STAGES : 2);
 // CU:       extern __shared__ __align__(1024) unsigned char dsmem[];
-// CU:       long long a_ptrs_advance = 0; // elements a_ptrs has advanced
-// CU:       constexpr int stages = (NUM_STAGES > 2 ? NUM_STAGES : 2);
-// CU:       tl::bfloat16* av_stages = reinterpret_cast<tl::bfloat16*>(dsmem + 0);
-// CU:       tl::bfloat16* bv_stages = reinterpret_cast<tl::bfloat16*>(dsmem + stages * av_smem::BYTES);
-// CU:       for (int stage = 0; stage < stages - 1; ++stage) {
-// CU:         a_ptrs_now[i] = (((a + (rm[L{{[0-9]+}}::from_parent(i)] * k)) + rk[L{{[0-9]+}}::from_parent(i)]) + a_ptrs_advance);
-// CU-NEXT:    tilec::copy_tile_async<L{{[0-9]+}}, av_width, av_mask_uniform, av_smem>((av_stages + stage * av_smem::ELEMS), a_ptrs_now, {{t[0-9]+}}, tid);
-// CU:         tilec::copy_tile_async<L{{[0-9]+}}, bv_width, bv_smem>((bv_stages + stage * bv_smem::ELEMS), b_ptrs_now, tid);
-// CU-NEXT:    a_ptrs_advance += BK;
-// CU-NEXT:    b_ptrs_advance += (BK * BN);
-// CU:       tilec::cp_async_commit();
+// CU:       tl::bfloat16* const av_stages = reinterpret_cast<tl::bfloat16*>(dsmem + 0);
+// CU:       tl::bfloat16* const bv_stages = reinterpret_cast<tl::bfloat16*>(dsmem + PIPELINE_STAGES * (BM * (BK * 2)));
+// CU:       // dot.cpp:25: prologue: the copies for the first STAGES - 1 iterations
+// CU-NEXT:  int k0_ahead = 0;
+// CU-NEXT:  int64_t a_ptrs_advance = int64_t(0);
+// CU-NEXT:  int64_t b_ptrs_advance = int64_t(0);
+// CU-NEXT:  for (int stage = 0; stage < PIPELINE_STAGES - 1; stage += 1) {
+// CU:         if ((k0_ahead < k)) {
+// CU:           [[MASK:t[0-9]+]][i] = (rk[L{{[0-9]+}}::from_parent(i)] < (k - k0_ahead));
+// CU:           a_ptrs[i] = (((a + (rm[L{{[0-9]+}}::from_parent(i)] * k)) + rk[L{{[0-9]+}}::from_parent(i)]) + a_ptrs_advance);
+// CU-NEXT:      tl::bfloat16* const av_next = av_stages + stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
+// CU:           tilec::copy_tile_async<L{{[0-9]+}}, av_next_width, av_next_mask_uniform, tilec::SmemTile<BM, BK, tl::bfloat16>>(av_next, a_ptrs, [[MASK]], tid);
+// CU:           b_ptrs[i] = (((b + (rk_1[L{{[0-9]+}}::from_parent(i)] * BN)) + rn[L{{[0-9]+}}::from_parent(i)]) + b_ptrs_advance);
+// CU:           tilec::copy_tile_async<L{{[0-9]+}}, bv_next_width, tilec::SmemTile<BK, BN, tl::bfloat16>>(bv_next, b_ptrs, tid);
+// CU-NEXT:      const int64_t [[A_NEXT:t[0-9]+]] = (a_ptrs_advance + tilec::cast<int64_t>(BK));
+// CU-NEXT:      const int64_t [[B_NEXT:t[0-9]+]] = (b_ptrs_advance + tilec::cast<int64_t>((BK * BN)));
+// CU:         tilec::cp_async_commit();
 // CU:       for (int k0 = 0; k0 < k; k0 += BK) {
-// CU-NEXT:    // this iteration's stage has landed
-// CU:         tilec::cp_async_wait<stages - 2>();
+// CU-NEXT:    // dot.cpp:25: this iteration's stage has landed
+// CU-NEXT:    tilec::cp_async_wait<PIPELINE_STAGES - 2>();
+// CU-NEXT:    // dot.cpp:25: every thread is done with the stage the last iteration read
 // CU-NEXT:    __syncthreads();
-// CU-NEXT:    const int write_stage = (read_stage + stages - 1) % stages;
-// CU:         tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::bfloat16>, tilec::SmemTile<BK, BN, tl::bfloat16>, tilec::DotTf32>((av_stages + read_stage * av_smem::ELEMS), (bv_stages + read_stage * bv_smem::ELEMS), acc_2, tid);
-// CU:       tilec::cp_async_wait<0>();
-// CU-NEXT:  __syncthreads(); // the stage buffers are free again
+// CU-NEXT:    const int write_stage = ((read_stage + PIPELINE_STAGES - 1) % PIPELINE_STAGES);
+// CU:           tl::bfloat16* const av_next_1 = av_stages + write_stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
+// CU:         tilec::cp_async_commit();
+// CU-NEXT:    tl::bfloat16* const av = av_stages + read_stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
+// CU-NEXT:    tl::bfloat16* const bv = bv_stages + read_stage * tilec::SmemTile<BK, BN, tl::bfloat16>::ELEMS;
+// CU:         tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::bfloat16>, tilec::SmemTile<BK, BN, tl::bfloat16>, tilec::DotTf32>(av, bv, acc_2, tid);
+// CU:         const int next_stage = (({{t[0-9]+}} == PIPELINE_STAGES) ? 0 : {{t[0-9]+}});
+// CU:       // dot.cpp:25: no copy is in flight
+// CU-NEXT:  tilec::cp_async_wait<0>();
+// CU-NEXT:  // dot.cpp:25: the stage buffers are free again
+// CU-NEXT:  __syncthreads();
 
 // H-LABEL: inline void dot_loop(
-// H:       const size_t shared_bytes = size_t((options.num_stages > 2 ? options.num_stages : 2) * (BM * BK * 2 + BK * BN * 2));
+// H:       const size_t shared_bytes = size_t((options.num_stages > 2 ? options.num_stages : 2) * (BM * (BK * 2)) + (options.num_stages > 2 ? options.num_stages : 2) * (BK * (BN * 2)));
 // H-NEXT:  kernel.launch(key, grid, options.num_warps * 32, shared_bytes, stream, params);

@@ -54,11 +54,10 @@ TILEC_KERNEL void fp8_elementwise(const tl::float8_e5m2 *x, tl::float8_e4m3 *y, 
 // IR-NEXT:  = cast %{{[0-9]+}} : tile<tl::float8_e4m3, BLOCK> #0
 
 // CU-LABEL: fp8_matmul(const tl::float8_e4m3* a, const tl::float8_e4m3* b, tl::float8_e5m2* c, float scale, int m, int n, int k) {
-// CU:       using av_smem = tilec::SmemTile<BM, BK, tl::float8_e4m3>;
-// CU-NEXT:  tl::float8_e4m3* av_stages = reinterpret_cast<tl::float8_e4m3*>(dsmem + 0);
-// CU-NEXT:  using bv_smem = tilec::SmemTile<BK, BN, tl::float8_e4m3>;
-// CU:       tilec::copy_tile_async<L{{[0-9]+}}, av_width, av_mask_uniform, av_smem>(
-// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::float8_e4m3>, tilec::SmemTile<BK, BN, tl::float8_e4m3>, tilec::DotTf32{{.*}}>((av_stages + read_stage * av_smem::ELEMS), (bv_stages + read_stage * bv_smem::ELEMS), acc_{{[0-9]+}}, tid);
+// CU:       tl::float8_e4m3* const av_stages = reinterpret_cast<tl::float8_e4m3*>(dsmem + 0);
+// CU:       tl::float8_e4m3* const bv_stages = reinterpret_cast<tl::float8_e4m3*>(dsmem + PIPELINE_STAGES * (BM * (BK * 1)));
+// CU:       tilec::copy_tile_async<L{{[0-9]+}}, av_next_width, av_next_mask_uniform, tilec::SmemTile<BM, BK, tl::float8_e4m3>>(av_next, a_ptrs, {{t[0-9]+}}, tid);
+// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::float8_e4m3>, tilec::SmemTile<BK, BN, tl::float8_e4m3>, tilec::DotTf32{{.*}}>(av, bv, acc_{{[0-9]+}}, tid);
 // CU:       tl::float8_e5m2 [[OUT:t[0-9]+]][L0::ELEMS];
 // CU:       [[OUT]][i] = tilec::cast<tl::float8_e5m2>((acc_{{[0-9]+}}[i] * scale));
 // CU:       tilec::store_vec<store_width, store_mask_uniform>({{.*}}, &[[OUT]][i], &mask[i], L0::owner(tid));
@@ -69,4 +68,4 @@ TILEC_KERNEL void fp8_elementwise(const tl::float8_e5m2 *x, tl::float8_e4m3 *y, 
 // CU:       = tilec::cast<tl::float8_e4m3>(tilec::maximum(w[i], {{.*}}));
 
 // H-LABEL: inline void fp8_matmul(
-// H:       const size_t shared_bytes = size_t((options.num_stages > 2 ? options.num_stages : 2) * (BM * BK * 1 + BK * BN * 1));
+// H:       const size_t shared_bytes = size_t((options.num_stages > 2 ? options.num_stages : 2) * (BM * (BK * 1)) + (options.num_stages > 2 ? options.num_stages : 2) * (BK * (BN * 1)));

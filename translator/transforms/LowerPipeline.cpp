@@ -2,6 +2,7 @@
 
 #include "ir/Rewriter.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -78,7 +79,11 @@ void Lowering::carryDistances() {
     Type i64 = scalarType(ScalarKind::I64);
     std::string name = loop_.carriedNames[j] + "_advance";
     Value *distance = k_.newValue(i64, name);
-    Builder top(k_, body_.ops.front().get());
+    Op *firstUser = nullptr; // the pointers are recomputed right before it
+    for (auto &op : body_.ops)
+      if (!firstUser && std::count(op->operands.begin(), op->operands.end(), arg))
+        firstUser = op.get();
+    Builder top(k_, firstUser);
     Op *base = top.clone(*init->def, init->def->operands, init->type);
     Op *now = top.create(OpKind::AddPtr, {base->result, distance}, arg->type);
     now->result->layout = arg->layout;
