@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -417,23 +418,40 @@ template <class T> void matmul_shape(int size, bool timed, cudaStream_t s) {
     run_matmul<T>(Spelling::advancing, size, size, size, timed, s);
 }
 
+/// Whether the family (matmul, int8, attention) is to run: all of them, or those listed in
+/// BENCH_ONLY (comma-separated), for a focused run on the GPU machine.
+bool wanted(const std::string &family) {
+  const char *only = std::getenv("BENCH_ONLY");
+  if (!only || !*only)
+    return true;
+  return ("," + std::string(only) + ",").find("," + family + ",") != std::string::npos;
+}
+
 } // namespace
 
 int main() {
   return bench::run_on_gpu("bench_spellings", [](cudaStream_t s) {
     // Correctness on shapes that are not multiples of any block, before anything is timed.
-    matmul_shape<tl::half>(1000, false, s);
-    matmul_shape<tl::bfloat16>(1000, false, s);
-    run_int8(1000, 1000, 1000, false, s);
-    for (int size : {4096, 8192}) {
-      matmul_shape<tl::half>(size, true, s);
-      matmul_shape<tl::bfloat16>(size, true, s);
-      run_int8(size, size, size, true, s);
+    if (wanted("matmul")) {
+      matmul_shape<tl::half>(1000, false, s);
+      matmul_shape<tl::bfloat16>(1000, false, s);
     }
-    attention_shapes<64, false>(s);
-    attention_shapes<64, true>(s);
-    attention_shapes<128, false>(s);
-    attention_shapes<128, true>(s);
+    if (wanted("int8"))
+      run_int8(1000, 1000, 1000, false, s);
+    for (int size : {4096, 8192}) {
+      if (wanted("matmul")) {
+        matmul_shape<tl::half>(size, true, s);
+        matmul_shape<tl::bfloat16>(size, true, s);
+      }
+      if (wanted("int8"))
+        run_int8(size, size, size, true, s);
+    }
+    if (wanted("attention")) {
+      attention_shapes<64, false>(s);
+      attention_shapes<64, true>(s);
+      attention_shapes<128, false>(s);
+      attention_shapes<128, true>(s);
+    }
     if (g_failures)
       throw std::runtime_error(std::to_string(g_failures) +
                                " problem(s) failed their correctness check or could not run");

@@ -17,6 +17,7 @@
 #include "transforms/FuseDotTranspose.h"
 #include "transforms/AllocateSharedMemory.h"
 #include "transforms/HoistDotOperands.h"
+#include "transforms/KMajorOperands.h"
 #include "transforms/LayoutAssignment.h"
 #include "transforms/LowerPipeline.h"
 #include "transforms/PipelineLoads.h"
@@ -77,6 +78,10 @@ const std::vector<PassInfo> &passTable() {
        "pipelined loops become their schedule: stage rings, a prologue, async copies, waits "
        "and barriers (transforms/LowerPipeline.cpp)",
        infallible<runLowerPipeline>},
+      {"k-major-operands",
+       "8-bit tl::dot operands staged [K, N] are transposed K-major in shared memory before the "
+       "dot (transforms/KMajorOperands.cpp)",
+       infallible<runKMajorOperands>},
       {"allocate-smem",
        "offsets of the stage rings and local_alloc buffers in dynamic shared memory "
        "(transforms/AllocateSharedMemory.cpp)",

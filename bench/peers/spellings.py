@@ -20,6 +20,7 @@ D for attention, half that when causal. Inputs uniform in [-1, 1) (int8: [-128, 
 Triton results are compared with torch's before timing; a mismatch is reported on stderr and
 the script exits 1 after the other rows.
 """
+import os
 import sys
 
 import torch
@@ -126,12 +127,18 @@ def close(got, want, dtype):
     return torch.allclose(got.float(), want.float(), rtol=tol, atol=tol)
 
 
+def wanted(family):
+    """Whether the family (matmul, int8, attention) is to run: all, or those in BENCH_ONLY."""
+    only = os.environ.get("BENCH_ONLY", "")
+    return not only or family in only.split(",")
+
+
 def bench_products(failures):
     for size in SIZES:
         M = N = K = size
         flops = 2.0 * M * N * K
         shape = f"{M}x{N}x{K}"
-        for dtype, label in DTYPES:
+        for dtype, label in (DTYPES if wanted("matmul") else ()):
             a = (torch.rand(M, K, device="cuda") * 2 - 1).to(dtype)
             b = (torch.rand(K, N, device="cuda") * 2 - 1).to(dtype)  # B [K, N]
             w = (torch.rand(N, K, device="cuda") * 2 - 1).to(dtype)  # W [N, K]
@@ -164,6 +171,8 @@ def bench_products(failures):
             del a, b, w, c
             torch.cuda.empty_cache()
 
+        if not wanted("int8"):
+            continue
         name = f"int8_gemm int8 {shape}"
         a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
         b = torch.randint(-128, 128, (K, N), device="cuda", dtype=torch.int8)
@@ -226,7 +235,8 @@ def main():
     require_gpu()
     failures = []
     bench_products(failures)
-    bench_attention()
+    if wanted("attention"):
+        bench_attention()
     if failures:
         print(f"spellings.py: {len(failures)} mismatch(es): {', '.join(failures)}",
               file=sys.stderr)

@@ -186,6 +186,19 @@ TEST(GpuDot, PipelinedLoop) {
   check_loop<64, 16, 16, tl::half, float>(100, 40, 70, 4, 2, 1e-5);
 }
 
+// 8-bit B tiles staged [K, N] are rewritten K-major before the dot (k-major-operands): wgmma
+// s8/u8 on sm_90a where a warpgroup takes 64 rows, mma.sync with ldmatrix elsewhere. Sizes
+// that are not multiples of the tile, K not a multiple of BLOCK_K, one and several k-quads
+// per thread in the transpose.
+TEST(GpuDot, Int8KMajorStages) {
+  REQUIRE_GPU();
+  check_loop<128, 128, 128, int8_t, int32_t>(300, 260, 520, 4, 3, 0);
+  check_loop<128, 256, 128, int8_t, int32_t>(130, 300, 300, 8, 3, 0);
+  check_loop<64, 128, 64, uint8_t, int32_t>(100, 200, 200, 4, 4, 0);
+  check_loop<128, 64, 128, int8_t, int32_t>(129, 65, 1000, 4, 2, 0);
+  check_loop<64, 32, 32, int8_t, int32_t>(70, 40, 90, 2, 3, 0);
+}
+
 // Pipelined whatever the spelling: offsets recomputed from the loop index, B stored [n, k]
 // and read as a [BK, BN] tile (through recomputed offsets or advancing pointers), a unit
 // stride given as a template parameter.

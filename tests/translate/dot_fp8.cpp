@@ -56,8 +56,13 @@ TILEC_KERNEL void fp8_elementwise(const tl::float8_e5m2 *x, tl::float8_e4m3 *y, 
 // CU-LABEL: fp8_matmul(const tl::float8_e4m3* a, const tl::float8_e4m3* b, tl::float8_e5m2* c, float scale, int m, int n, int k) {
 // CU:       tl::float8_e4m3* const av_stages = reinterpret_cast<tl::float8_e4m3*>(dsmem + 0);
 // CU:       tl::float8_e4m3* const bv_stages = reinterpret_cast<tl::float8_e4m3*>(dsmem + PIPELINE_STAGES * (BM * (BK * 1)));
+// CU:       tl::float8_e4m3* const bv_k_major = reinterpret_cast<tl::float8_e4m3*>(dsmem + PIPELINE_STAGES * (BM * (BK * 1)) + PIPELINE_STAGES * (BK * (BN * 1)));
 // CU:       tilec::copy_tile_async<L{{[0-9]+}}, av_next_width, av_next_mask_uniform, tilec::SmemTile<BM, BK, tl::float8_e4m3>>(av_next, a_ptrs, {{t[0-9]+}}, tid);
-// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::float8_e4m3>, tilec::SmemTile<BK, BN, tl::float8_e4m3>, tilec::DotTf32{{.*}}>(av, bv, acc_{{[0-9]+}}, tid);
+// The 8-bit B stage is rewritten K-major (k-major-operands), and the dot reads it as B^T.
+// CU:       tilec::transpose_to_k_major<tilec::SmemTile<BK, BN, tl::float8_e4m3>, tilec::SmemTile<BN, BK, tl::float8_e4m3>, THREADS>(bv, bv_k_major, tid);
+// CU-NEXT:  // dot_fp8.cpp:{{[0-9]+}}: the K-major copy is complete
+// CU-NEXT:  __syncthreads();
+// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::float8_e4m3>, tilec::SmemTile<BN, BK, tl::float8_e4m3>, tilec::DotTf32, false, true>(av, bv_k_major, acc_{{[0-9]+}}, tid);
 // CU:       tl::float8_e5m2 [[OUT:t[0-9]+]][L0::ELEMS];
 // CU:       [[OUT]][i] = tilec::cast<tl::float8_e5m2>((acc_{{[0-9]+}}[i] * scale));
 // CU:       tilec::store_vec<store_width, store_mask_uniform>({{.*}}, &[[OUT]][i], &mask[i], L0::owner(tid));
@@ -68,4 +73,4 @@ TILEC_KERNEL void fp8_elementwise(const tl::float8_e5m2 *x, tl::float8_e4m3 *y, 
 // CU:       = tilec::cast<tl::float8_e4m3>(tilec::maximum(w[i], {{.*}}));
 
 // H-LABEL: inline void fp8_matmul(
-// H:       const size_t shared_bytes = size_t((options.num_stages > 2 ? options.num_stages : 2) * (BM * (BK * 1)) + (options.num_stages > 2 ? options.num_stages : 2) * (BK * (BN * 1)));
+// H:       const size_t shared_bytes = size_t((options.num_stages > 2 ? options.num_stages : 2) * (BM * (BK * 1)) + (options.num_stages > 2 ? options.num_stages : 2) * (BK * (BN * 1)) + BN * (BK * 1));

@@ -26,6 +26,8 @@ TILEC_KERNEL void scale(const float *x, float *out, int n) {
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR:      // -----// IR after lower-pipeline //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after k-major-operands //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR:      // -----// IR after allocate-smem //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR-NOT:  // -----//

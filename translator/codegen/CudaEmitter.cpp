@@ -16,7 +16,8 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::Scan || op->kind == OpKind::Atomic ||
                             op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
                             op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
-                            op->kind == OpKind::SmemRing || op->kind == OpKind::StageView;
+                            op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
+                            op->kind == OpKind::SmemBuffer;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -153,6 +154,8 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::AsyncCommit:
   case OpKind::AsyncWait:
   case OpKind::Barrier:
+  case OpKind::SmemBuffer:
+  case OpKind::SmemTranspose:
     break;
   }
   return "/*unreachable*/";
@@ -170,7 +173,8 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitFor(op);
   if (op.kind == OpKind::SmemRing || op.kind == OpKind::StageView ||
       op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
-      op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier)
+      op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier ||
+      op.kind == OpKind::SmemBuffer || op.kind == OpKind::SmemTranspose)
     return emitSchedule(op);
   if (op.kind == OpKind::Dot)
     return emitDot(op);

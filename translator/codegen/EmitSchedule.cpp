@@ -26,6 +26,22 @@ void KernelEmitter::emitSchedule(const Op &op) {
           << offset << ");\n";
     return;
   }
+  case OpKind::SmemBuffer: {
+    const Value *r = op.result;
+    std::string T = r->type.elem.cuda(), offset = op.attrs.empty() ? "0" : op.attrs[0].str();
+    *out_ << "  // " << nameOf(r) << ": a [" << r->type.shape[0].str() << ", "
+          << r->type.shape[1].str() << "] buffer (smem_buffer)\n";
+    *out_ << "  " << T << "* const " << nameOf(r) << " = reinterpret_cast<" << T << "*>(dsmem + "
+          << offset << ");\n";
+    return;
+  }
+  case OpKind::SmemTranspose: {
+    const Value *src = op.operands[0], *dst = op.operands[1];
+    comment(op);
+    *out_ << "  tilec::transpose_to_k_major<" << smemTileType(src) << ", " << smemTileType(dst)
+          << ", THREADS>(" << nameOf(src) << ", " << nameOf(dst) << ", tid);\n";
+    return;
+  }
   case OpKind::StageView: {
     const Value *ring = op.operands[0], *r = op.result;
     *out_ << "  " << r->type.elem.cuda() << "* const " << nameOf(r) << " = " << nameOf(ring)

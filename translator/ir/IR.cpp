@@ -70,6 +70,10 @@ const char *opKindName(OpKind k) {
     return "async_wait";
   case OpKind::Barrier:
     return "barrier";
+  case OpKind::SmemBuffer:
+    return "smem_buffer";
+  case OpKind::SmemTranspose:
+    return "smem_transpose";
   case OpKind::Print:
     return "print";
   case OpKind::Assert:

@@ -58,6 +58,9 @@ enum class OpKind {
   AsyncCommit,   // closes the group of async copies issued since the last commit
   AsyncWait,     // waits until at most attr[0] committed groups are still in flight
   Barrier,       // every thread of the program reaches it before any goes on (__syncthreads)
+  SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;
+                 // attr[0] its byte offset (set by allocate-smem)
+  SmemTranspose, // writes smem tile operand 0 ([K, N]) transposed into operand 1 ([N, K])
   Print,         // tl::device_print: `opcode` the message; operands: the values printed
   Assert,        // tl::device_assert: `opcode` the message; operand: the condition
   For,           // operands: lower, upper, step, carried inits; region 0 args: induction var,

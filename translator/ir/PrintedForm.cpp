@@ -9,7 +9,7 @@
 namespace tilec {
 
 bool printsAxisInfo(const Value &v) {
-  return v.type.isTile() &&
+  return v.type.isTile() && !v.type.shared &&
          (v.type.pointer || v.type.elem.isInteger() || v.type.elem.is(ScalarKind::Bool));
 }
 

@@ -53,7 +53,8 @@ bool isRegisterArithmetic(OpKind kind) {
 bool isSideEffectFree(OpKind kind) {
   return isRegisterArithmetic(kind) || kind == OpKind::Param || kind == OpKind::ProgramId ||
          kind == OpKind::NumPrograms || kind == OpKind::ConvertLayout || kind == OpKind::Trans ||
-         kind == OpKind::Reshape || kind == OpKind::SmemRing || kind == OpKind::StageView;
+         kind == OpKind::Reshape || kind == OpKind::SmemRing || kind == OpKind::StageView ||
+         kind == OpKind::SmemBuffer;
 }
 
 Builder::Builder(Kernel &k, Op *anchor, bool after) : k_(k), anchor_(anchor) {

@@ -35,14 +35,15 @@ SymExpr larger(const SymExpr &a, const SymExpr &b) {
 } // namespace
 
 void runAllocateSharedMemory(Kernel &k) {
-  // Rings: each run of consecutive smem_ring ops (one pipelined loop's) starts at 0.
+  // Rings: each run of consecutive smem_ring and smem_buffer ops (one pipelined loop's)
+  // starts at 0.
   std::vector<SymExpr> runs; // the bytes of each run
   std::function<void(Region &)> rings = [&](Region &r) {
     bool inRun = false;
     for (auto &op : r.ops) {
       for (auto &sub : op->regions)
         rings(*sub);
-      if (op->kind != OpKind::SmemRing) {
+      if (op->kind != OpKind::SmemRing && op->kind != OpKind::SmemBuffer) {
         inRun = false;
         continue;
       }

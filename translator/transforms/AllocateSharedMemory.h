@@ -1,5 +1,5 @@
-// AllocateSharedMemory: where each stage ring and local_alloc buffer lives in dynamic shared
-// memory (its op's attr[0], in bytes) and how many bytes the kernel needs
+// AllocateSharedMemory: where each stage ring, smem_buffer and local_alloc buffer lives in
+// dynamic shared memory (its op's attr[0], in bytes) and how many bytes the kernel needs
 // (Kernel::dynamicSmemBytes).
 //
 // The rings of one pipelined loop are in use from its prologue to its drain, and loops run

@@ -1,5 +1,5 @@
-// wgmma.cuh: tl::dot on Hopper's warpgroup tensor cores (wgmma, sm_90a) for 16-bit operands
-// in shared memory.
+// wgmma.cuh: tl::dot on Hopper's warpgroup tensor cores (wgmma, sm_90a) for 16-bit and 8-bit
+// operands in shared memory (8-bit ones K-major: the tensor cores do not transpose them).
 //
 // A warpgroup (4 consecutive warps) multiplies a 64 x 16 slice of A by a 16 x N slice of B
 // in one asynchronous instruction that reads both straight from shared memory, described by
@@ -35,6 +35,17 @@ template <class Tile, bool MN_MAJOR> __device__ inline uint64_t wgmma_descriptor
 /// Keeps the compiler from moving reads or writes of an accumulator across the asynchronous
 /// instructions (which it cannot see writing it).
 __device__ inline void pin_accumulator(float &x) { asm volatile("" : "+f"(x)::"memory"); }
+__device__ inline void pin_accumulator(int &x) { asm volatile("" : "+r"(x)::"memory"); }
+
+/// One wgmma over K_STEP columns of A: m64k16 for 16-bit operands (either may be MN-major),
+/// m64k32 for 8-bit ones (both K-major).
+template <bool MN_MAJOR_A, bool MN_MAJOR_B, class Acc, int N, class T>
+__device__ inline void wgmma_step(Acc (&d)[N], uint64_t desc_a, uint64_t desc_b, T tag) {
+  if constexpr (sizeof(T) == 1)
+    wgmma_m64k32(d, desc_a, desc_b, tag);
+  else
+    wgmma_m64k16<MN_MAJOR_A, MN_MAJOR_B>(d, desc_a, desc_b, tag);
+}
 
 #endif
 
@@ -43,7 +54,13 @@ __device__ inline void pin_accumulator(float &x) { asm volatile("" : "+f"(x)::"m
 template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T, class Acc>
 __host__ __device__ constexpr bool wgmma_fits() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  if constexpr (sizeof(T) != 2 || !is_same_v<Acc, float>)
+  // 16-bit operands with float accumulators, either operand K- or MN-major; 8-bit ones
+  // (int8/uint8 into int32, fp8 into float) only with both K-major: A as [M, K], B as [N, K].
+  constexpr bool types_ok =
+      (sizeof(T) == 2 && is_same_v<Acc, float>) ||
+      (sizeof(T) == 1 && !TRANS_A && TRANS_B &&
+       (is_same_v<T, int8_t> || is_same_v<T, uint8_t> ? is_same_v<Acc, int> : is_same_v<Acc, float>));
+  if constexpr (!types_ok)
     return false;
   else {
     constexpr int W = L::WARP_N;
@@ -76,9 +93,10 @@ __host__ __device__ constexpr bool wgmma_regs_a_fits() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 /// acc += A * B for this warpgroup's bands with wgmma (see wgmma_fits for the shapes).
-template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T>
-__device__ inline void wgmma_block(const T *sa, const T *sb, float *acc, int tid) {
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T, class Acc>
+__device__ inline void wgmma_block(const T *sa, const T *sb, Acc *acc, int tid) {
   constexpr int K = TRANS_A ? TileA::ROWS : TileA::COLS;
+  constexpr int K_STEP = 32 / int(sizeof(T)); // 32 bytes of K per instruction
   constexpr int BAND = 4 * L::NT; // accumulators per band of 16 rows: one wgmma's worth
   // The warp's index, read from lane 0 so that the compiler sees it is the same across the
   // warp and keeps the descriptors in uniform registers (two-warpgroup tiles ran ~20% faster).
@@ -93,12 +111,12 @@ __device__ inline void wgmma_block(const T *sa, const T *sb, float *acc, int tid
   for (int mt = 0; mt < L::MT; ++mt) {
     const int m0 = mt * 16 * L::WM + group_row;
 #pragma unroll
-    for (int k = 0; k < K; k += 16) {
+    for (int k = 0; k < K; k += K_STEP) {
       const T *a = sa + (TRANS_A ? TileA::offset(k, m0) : TileA::offset(m0, k));
       const T *b = sb + (TRANS_B ? TileB::offset(n0, k) : TileB::offset(k, n0));
-      wgmma_m64k16<TRANS_A, !TRANS_B>(*reinterpret_cast<float(*)[BAND]>(&acc[mt * BAND]),
-                                      wgmma_descriptor<TileA, TRANS_A>(a),
-                                      wgmma_descriptor<TileB, !TRANS_B>(b), T{});
+      wgmma_step<TRANS_A, !TRANS_B>(*reinterpret_cast<Acc(*)[BAND]>(&acc[mt * BAND]),
+                                    wgmma_descriptor<TileA, TRANS_A>(a),
+                                    wgmma_descriptor<TileB, !TRANS_B>(b), T{});
     }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
