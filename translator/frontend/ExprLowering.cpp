@@ -341,7 +341,7 @@ static std::string floatLiteral(double v, const ElemType &t) {
   return isFloat ? s + "f" : s;
 }
 
-Value *Lowerer::lowerExpr(const Expr *e) {
+Value *Lowerer::lowerExprNode(const Expr *e) {
   if (!e)
     return nullptr;
   // Look through syntax that does not change the value.

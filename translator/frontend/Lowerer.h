@@ -48,7 +48,7 @@ public:
   std::optional<ElemType> templateArgType(const clang::TemplateArgumentLoc &a);
 
   // --- statements (StmtLowering.cpp, ControlFlow.cpp) ---
-  void lowerStmt(const clang::Stmt *s);
+  void lowerStmt(const clang::Stmt *s); // through the nesting limit (Nesting.cpp)
   void lowerIf(const clang::IfStmt *s);
   void lowerFor(const clang::Stmt *s);
   void lowerWhile(const clang::WhileStmt *s);
@@ -72,7 +72,7 @@ public:
   bool assign(const clang::ValueDecl *var, Value *v, const clang::Stmt *at);
 
   // --- expressions (ExprLowering.cpp) ---
-  Value *lowerExpr(const clang::Expr *e);
+  Value *lowerExpr(const clang::Expr *e); // through the nesting limit (Nesting.cpp)
   Value *binary(const std::string &opcode, Value *a, Value *b, const clang::Expr *at);
   Value *unary(const std::string &opcode, Value *a, const clang::Expr *at);
   Value *castTo(Value *v, const ElemType &t, const clang::Expr *at);
@@ -134,8 +134,18 @@ public:
   Kernel &kernel() { return k_; }
   clang::ASTContext &ctx() { return ctx_; }
 
+  /// How deeply expressions and statements (helpers' bodies included) may nest. Lowering
+  /// recurses once per level, so a bound keeps a 20,000-term `a + a + ...` from overflowing
+  /// the stack; legitimate kernels stay far below it.
+  static constexpr int kMaxNesting = 1000;
+
 private:
   friend struct HelperScope;
+  friend struct NestingScope;
+  void lowerStmtNode(const clang::Stmt *s);
+  Value *lowerExprNode(const clang::Expr *e);
+  int nesting_ = 0;
+  bool nestingReported_ = false;
   clang::ASTContext &ctx_;
   Kernel &k_;
   bool failed_ = false;

@@ -13,7 +13,7 @@ static void nameValue(Value *v, const std::string &name) {
     v->name = name;
 }
 
-void Lowerer::lowerStmt(const Stmt *s) {
+void Lowerer::lowerStmtNode(const Stmt *s) {
   if (!s)
     return;
   if (auto *cs = dyn_cast<CompoundStmt>(s)) {
