@@ -3,6 +3,7 @@
 // tilec::Kernel (NVRTC on first use, cached; or an ahead-of-time build when registered).
 #include "analysis/AxisInfo.h"
 #include "codegen/Codegen.h"
+#include "codegen/LauncherNames.h"
 
 #include <sstream>
 
@@ -40,6 +41,7 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
      << cuda << ")" << delim << "\"};\n"
      << "} // namespace " << ns << "\n";
   for (const Kernel *k : kernels) {
+    LauncherNames n(*k);
     os << "\n/// Launches " << k->name << " over `grid` program instances on `stream`.\n";
     if (!k->templateParams.empty()) {
       os << "template <";
@@ -47,39 +49,40 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
         os << (i ? ", " : "") << k->templateParams[i].cppType << " " << k->templateParams[i].name;
       os << ">\n";
     }
-    os << "inline void " << k->name << "(tilec::Grid grid, tilec::Stream stream";
+    os << "inline void " << k->name << "(tilec::Grid " << n.grid << ", tilec::Stream " << n.stream;
     for (auto &p : k->params)
       os << ", " << p.type.cudaElem() << " " << p.name;
-    os << ",\n    const tilec::LaunchOptions& options = {}) {\n";
-    os << "  static tilec::Kernel kernel(" << ns << "::source, \"" << k->name << "\", \""
-       << templateKinds(*k) << "\");\n";
-    os << "  tilec::SpecKey key;\n";
+    os << ",\n    const tilec::LaunchOptions& " << n.options << " = {}) {\n";
+    os << "  static tilec::Kernel " << n.kernel << "(" << ns << "::source, \"" << k->name
+       << "\", \"" << templateKinds(*k) << "\");\n";
+    os << "  tilec::SpecKey " << n.key << ";\n";
     for (auto &tp : k->templateParams) {
       if (tp.kind == TemplateParam::Kind::Type)
-        os << "  key.push(tilec::type_id<" << tp.name << ">());\n";
+        os << "  " << n.key << ".push(tilec::type_id<" << tp.name << ">());\n";
       else
-        os << "  key.push(int64_t(" << tp.name << "));\n";
+        os << "  " << n.key << ".push(int64_t(" << tp.name << "));\n";
     }
-    os << "  key.push(options.num_warps);\n  key.push(options.num_stages);\n";
-    os << "  key.push(tilec::div16_mask(";
+    os << "  " << n.key << ".push(" << n.options << ".num_warps);\n  " << n.key << ".push("
+       << n.options << ".num_stages);\n";
+    os << "  " << n.key << ".push(tilec::div16_mask(";
     for (size_t i = 0; i < k->params.size(); ++i)
       os << (i ? ", " : "") << k->params[i].name;
     os << "));\n";
-    os << "  void* params[] = {";
+    os << "  void* " << n.params << "[] = {";
     for (size_t i = 0; i < k->params.size(); ++i)
       os << (i ? ", " : "") << "(void*)&" << k->params[i].name;
     if (k->params.empty())
       os << "nullptr";
     os << "};\n";
-    std::string dyn = dynamicSmemBytes(*k, "options.num_stages");
+    std::string dyn = dynamicSmemBytes(*k, n.options + ".num_stages");
+    std::string launch = "  " + n.kernel + ".launch(" + n.key + ", " + n.grid + ", " +
+                         n.options + ".num_warps * " + std::to_string(o.target.warpSize) + ", ";
     if (dyn.empty()) {
-      os << "  kernel.launch(key, grid, options.num_warps * " << o.target.warpSize
-         << ", /*shared_bytes=*/0, stream, params);\n";
+      os << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params << ");\n";
     } else {
       os << "  // the stage buffers of its pipelined loops\n";
-      os << "  const size_t shared_bytes = size_t(" << dyn << ");\n";
-      os << "  kernel.launch(key, grid, options.num_warps * " << o.target.warpSize
-         << ", shared_bytes, stream, params);\n";
+      os << "  const size_t " << n.sharedBytes << " = size_t(" << dyn << ");\n";
+      os << launch << n.sharedBytes << ", " << n.stream << ", " << n.params << ");\n";
     }
     os << "}\n";
   }
