@@ -499,6 +499,9 @@ Value *Lowerer::inlineBody(const FunctionDecl *fd, const std::vector<Value *> &a
     error(at, "TILEC_FUNC helpers nest too deeply (recursion is not supported)");
     return nullptr;
   }
+  for (const ParmVarDecl *p : fd->parameters())
+    if (!checkVarDecl(p, VarRole::HelperParam))
+      return nullptr;
   HelperScope scope(*this);
   for (unsigned i = 0; i < fd->getNumParams() && i < args.size(); ++i)
     vars_[fd->getParamDecl(i)] = args[i];

@@ -421,6 +421,8 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
         error(e, "'" + d->getNameAsString() + "' has no value: its initializer produces none");
       return nullptr;
     }
+    if (rejectedDecl(d))
+      return nullptr;
     if (!ref->isValueDependent()) {
       Expr::EvalResult r;
       if (ref->EvaluateAsInt(r, ctx_)) {

@@ -84,6 +84,7 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
         if (tp.name == r)
           error(p->getLocation(), "template parameter name '" + tp.name +
                                       "' is used by the generated code; rename it");
+      checkName(p->getLocation(), tp.name, "template parameter");
       if (tp.name.size() > 1 && tp.name[0] == 'L' &&
           tp.name.find_first_not_of("0123456789", 1) == std::string::npos)
         error(p->getLocation(), "template parameter name '" + tp.name +
@@ -92,6 +93,8 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
     }
   }
   for (const ParmVarDecl *p : fd->parameters()) {
+    if (!checkVarDecl(p, VarRole::KernelParam))
+      continue;
     auto t = mapType(p->getType(), p->getLocation());
     if (!t)
       continue;

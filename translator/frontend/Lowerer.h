@@ -39,6 +39,16 @@ public:
   void error(const clang::Stmt *s, const std::string &msg);
   bool failed() const { return failed_; }
 
+  // --- declarations the GPU would not honour as the interpreter does (DeclChecks.cpp) ---
+  /// False (after an error) when `name` would hide a type or built-in of the generated CUDA.
+  bool checkName(clang::SourceLocation loc, const std::string &name, const char *what);
+  enum class VarRole { KernelParam, HelperParam, Local };
+  /// False (after an error) for non-const references, static locals and names checkName
+  /// refuses (those of kernel parameters and locals, which the output spells).
+  bool checkVarDecl(const clang::VarDecl *vd, VarRole role);
+  /// A declaration checkVarDecl reported: its uses say nothing more.
+  bool rejectedDecl(const clang::ValueDecl *d) const;
+
   // --- types (TypeMapping.cpp) ---
   std::optional<Type> mapType(clang::QualType t, clang::SourceLocation loc);
   std::optional<ElemType> mapElemType(clang::QualType t, clang::SourceLocation loc);
@@ -145,6 +155,7 @@ private:
   void lowerStmtNode(const clang::Stmt *s);
   Value *lowerExprNode(const clang::Expr *e);
   int nesting_ = 0;
+  std::map<const clang::VarDecl *, bool> checkedDecls_; // checkVarDecl's verdicts
   bool nestingReported_ = false;
   clang::ASTContext &ctx_;
   Kernel &k_;

@@ -32,6 +32,8 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
         error(d->getBeginLoc(), "only variable declarations are supported in kernels");
         continue;
       }
+      if (!checkVarDecl(vd, VarRole::Local))
+        continue;
       if (!vd->hasInit()) {
         error(vd->getLocation(),
               "variable '" + vd->getNameAsString() + "' must be initialized where it is declared");
@@ -96,7 +98,8 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
   if (lhsExpr) {
     auto *lhs = dyn_cast<DeclRefExpr>(lhsExpr->IgnoreParenImpCasts());
     if (!lhs || !vars_.count(lhs->getDecl())) {
-      error(lhsExpr, "only local variables can be assigned");
+      if (!lhs || !rejectedDecl(lhs->getDecl()))
+        error(lhsExpr, "only local variables can be assigned");
       return;
     }
     Value *rhs = lowerExpr(rhsExpr);
