@@ -33,7 +33,7 @@ bool containsWord(const std::string &text, const std::string &word) {
 class Emitter {
 public:
   Emitter(const Kernel &k, const AutotuneDecl &d, const EmitOptions &o, std::ostringstream &os)
-      : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.stem), n_(k),
+      : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.ns), n_(k),
         threads_(n_.config + ".num_warps * " + std::to_string(o.target.warpSize)) {}
 
   /// The declaration's data and hooks, inside the header's namespace.
@@ -278,7 +278,7 @@ std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
     return "";
   std::ostringstream os;
   os << "\n// Autotuned launchers, from the TILEC_AUTOTUNE declarations of " << o.inputName
-     << ".\n#include <tilec/autotune.h>\n\nnamespace tilec_generated::" << o.stem << " {\n";
+     << ".\n#include <tilec/autotune.h>\n\nnamespace tilec_generated::" << o.ns << " {\n";
   std::set<std::string> copied;
   auto kernelOf = [&](const AutotuneDecl &d) -> const Kernel * {
     for (const Kernel *k : kernels)
@@ -289,7 +289,7 @@ std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
   for (auto &d : decls)
     if (const Kernel *k = kernelOf(d))
       Emitter(*k, d, o, os).emitSupport(copied);
-  os << "} // namespace tilec_generated::" << o.stem << "\n";
+  os << "} // namespace tilec_generated::" << o.ns << "\n";
   for (auto &d : decls)
     if (const Kernel *k = kernelOf(d))
       Emitter(*k, d, o, os).emitLauncher();

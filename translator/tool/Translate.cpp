@@ -2,7 +2,9 @@
 
 #include "Pipeline.h"
 #include "codegen/Codegen.h"
+#include "codegen/FileIdentifier.h"
 #include "frontend/Frontend.h"
+#include "tool/InputNames.h"
 #include "tool/NvrtcCheck.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -104,6 +106,7 @@ public:
     eo.inputName = input.filename().string();
     eo.inputPath = fs::absolute(input).string();
     eo.stem = input.stem().string();
+    eo.ns = fileIdentifier(eo.stem);
     eo.lineDirectives = o_.lineDirectives;
     eo.target = o_.target;
     std::string cuda = emitCuda(ks, eo);
@@ -227,6 +230,10 @@ int translate(const TranslateOptions &o) {
       std::cerr << "tilec: error: no such file: '" << in << "'\n";
       return 1;
     }
+  if (std::string err = checkInputNames(o.inputs, o.lineDirectives); !err.empty()) {
+    std::cerr << "tilec: error: " << err << "\n";
+    return 1;
+  }
   tooling::ClangTool tool(*db, o.inputs);
   std::vector<std::string> extra = base;
   extra.insert(extra.end(), o.clangArgs.begin(), o.clangArgs.end());
