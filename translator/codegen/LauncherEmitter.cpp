@@ -5,6 +5,8 @@
 #include "codegen/Codegen.h"
 #include "codegen/LauncherNames.h"
 
+#include <cctype>
+#include <set>
 #include <sstream>
 
 namespace tilec {
@@ -16,6 +18,44 @@ std::string templateKinds(const Kernel &k) {
          : tp.kind == TemplateParam::Kind::Bool ? 'b'
                                                 : 'i';
   return s;
+}
+
+/// The tile dimensions of `k` that depend on its template parameters (and nothing else), each
+/// once in order of appearance: the launcher checks them when it is instantiated.
+static std::vector<std::string> symbolicDims(const Kernel &k) {
+  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto onlyTemplateParams = [&](const std::string &text) {
+    for (size_t i = 0; i < text.size();) {
+      if (!isIdent(text[i]) || std::isdigit(static_cast<unsigned char>(text[i]))) {
+        for (++i; i < text.size() && isIdent(text[i - 1]) && isIdent(text[i]);)
+          ++i; // the rest of a number
+        continue;
+      }
+      size_t end = i;
+      while (end < text.size() && isIdent(text[end]))
+        ++end;
+      std::string word = text.substr(i, end - i);
+      bool param = false;
+      for (auto &tp : k.templateParams)
+        param |= tp.name == word && tp.kind == TemplateParam::Kind::Int;
+      if (!param)
+        return false;
+      i = end;
+    }
+    return true;
+  };
+  std::vector<std::string> dims;
+  std::set<std::string> seen;
+  walk(k, [&](const Op &op) {
+    std::vector<const Value *> values(op.results.begin(), op.results.end());
+    values.push_back(op.result);
+    for (const Value *v : values)
+      if (v && !v->type.shared)
+        for (const SymExpr &d : v->type.shape)
+          if (!d.isConst() && onlyTemplateParams(d.str()) && seen.insert(d.str()).second)
+            dims.push_back(d.str());
+  });
+  return dims;
 }
 
 /// A raw-string delimiter that does not occur in the text.
@@ -53,6 +93,9 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     for (auto &p : k->params)
       os << ", " << p.type.cudaElem() << " " << p.name;
     os << ",\n    const tilec::LaunchOptions& " << n.options << " = {}) {\n";
+    for (const std::string &d : symbolicDims(*k))
+      os << "  static_assert(tilec::valid_tile_dim(" << d << "), \"" << k->name
+         << ": tile dimension " << d << " must be a power of two <= 2^20\");\n";
     os << "  static tilec::Kernel " << n.kernel << "(" << ns << "::source, \"" << k->name
        << "\", \"" << templateKinds(*k) << "\");\n";
     os << "  tilec::SpecKey " << n.key << ";\n";

@@ -89,6 +89,13 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
     if (!lo || !hi)
       return nullptr;
     SymExpr size = *hi - *lo;
+    // `arange<BLOCK, 0>`: the bounds swapped; no positive START gives a tile.
+    if (hi->isConst() && hi->value() <= 0 && !lo->isConst()) {
+      error(call, "tl::arange<" + lo->str() + ", " + hi->str() + "> ends before it starts; " +
+                      "the bounds are <START, END>: tl::arange<" + hi->str() + ", " + lo->str() +
+                      ">");
+      return nullptr;
+    }
     if (size.isConst() && (size.value() <= 0 || (size.value() & (size.value() - 1)))) {
       error(call, "tl::arange size must be a positive power of two, got " + size.str());
       return nullptr;

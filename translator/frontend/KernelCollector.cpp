@@ -113,6 +113,8 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
   if (k_.params.size() > 32)
     error(fd->getLocation(), "kernels take at most 32 parameters");
   lowerStmt(fd->getBody());
+  if (!failed_)
+    checkTileShapes();
   return !failed_;
 }
 

@@ -33,6 +33,10 @@ public:
 
   /// Lowers the kernel's parameters and body; false if an error was reported.
   bool lowerKernel(const clang::FunctionDecl *fn);
+  /// Reports tile dimensions that no specialization can have (ShapeChecks.cpp).
+  void checkTileShapes();
+  /// The most elements a tile may have (Triton's TRITON_MAX_TENSOR_NUMEL).
+  static constexpr int64_t kMaxTileElems = int64_t(1) << 20;
 
   // --- diagnostics (DiagnosticsEngine, clang style with a caret) ---
   void error(clang::SourceLocation loc, const std::string &msg);
