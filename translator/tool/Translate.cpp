@@ -60,8 +60,10 @@ public:
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     auto &diags = ctx.getDiagnostics();
-    if (diags.hasErrorOccurred())
+    if (diags.hasErrorOccurred()) {
+      explainClangErrors(ctx);
       return;
+    }
     auto &sm = ctx.getSourceManager();
     fs::path input = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
     auto kernels = lowerKernels(ctx);
