@@ -570,8 +570,7 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
                  "' is not supported in kernels (only tl:: operations and TILEC_FUNC helpers)");
     return nullptr;
   }
-  error(e,
-        std::string("expression '") + e->getStmtClassName() + "' is not supported in kernels yet");
+  error(e, unsupported(e));
   return nullptr;
 }
 

@@ -145,6 +145,9 @@ public:
   Op *emit(OpKind kind, std::vector<Value *> operands, Type t, const clang::Expr *at,
            bool hasResult = true);
   std::string sourceText(const clang::SourceRange &r) const;
+  /// The error for C++ a kernel may not contain: the construct and what to write instead
+  /// (UnsupportedConstructs.cpp).
+  std::string unsupported(const clang::Stmt *s);
   Kernel &kernel() { return k_; }
   clang::ASTContext &ctx() { return ctx_; }
 

@@ -29,7 +29,10 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
         continue; // checked by the host compiler; nothing to translate
       auto *vd = dyn_cast<VarDecl>(d);
       if (!vd) {
-        error(d->getBeginLoc(), "only variable declarations are supported in kernels");
+        error(d->getBeginLoc(),
+              isa<TagDecl>(d) ? "declaring a struct, class, union or enum inside a kernel is "
+                                "not supported; kernels use tiles, scalars and pointers"
+                              : "only variable declarations are supported in kernels");
         continue;
       }
       if (!checkVarDecl(vd, VarRole::Local))
@@ -146,7 +149,7 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
     lowerExpr(e);
     return;
   }
-  error(s, std::string("statement '") + s->getStmtClassName() + "' is not supported in kernels");
+  error(s, unsupported(s));
 }
 
 bool Lowerer::bindPair(const VarDecl *vd) {
