@@ -155,6 +155,8 @@ public:
   /// recurses once per level, so a bound keeps a 20,000-term `a + a + ...` from overflowing
   /// the stack; legitimate kernels stay far below it.
   static constexpr int kMaxNesting = 1000;
+  /// How many TILEC_FUNC calls may be inlined one inside another (docs/kernels.md).
+  static constexpr int kMaxHelperNesting = 17;
 
 private:
   friend struct HelperScope;
@@ -184,6 +186,9 @@ private:
   // Inlining TILEC_FUNC helpers: where `return` values go.
   std::vector<Value *> *returnSlot_ = nullptr;
   int inlineDepth_ = 0;
+  std::vector<const clang::FunctionDecl *> inlining_; // canonical declarations, outermost first
+  /// False (after an error) when inlining `fd` here would recurse or nest too deeply.
+  bool helperNestingOk(const clang::FunctionDecl *fd, const clang::Expr *at);
 };
 
 } // namespace tilec
