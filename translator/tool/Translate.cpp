@@ -13,7 +13,9 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -25,19 +27,31 @@ using namespace clang;
 
 namespace {
 
-bool writeFile(const fs::path &path, const std::string &text) {
+/// Writes `text` to `path`; "" on success, else why not (the system's reason).
+std::string writeFile(const fs::path &path, const std::string &text) {
   // Write to a temporary name, then rename, so a failed run never leaves half a file.
   fs::path tmp = path;
   tmp += ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary);
+    if (!f)
+      return "cannot create '" + tmp.string() + "': " + std::strerror(errno);
     f << text;
-    if (!f.good())
-      return false;
+    f.flush();
+    if (!f.good()) {
+      std::string why = std::strerror(errno);
+      f.close();
+      fs::remove(tmp);
+      return "cannot write '" + tmp.string() + "': " + why;
+    }
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
-  return !ec;
+  if (ec) {
+    fs::remove(tmp);
+    return "cannot rename '" + tmp.string() + "' to '" + path.string() + "': " + ec.message();
+  }
+  return "";
 }
 
 std::vector<std::string> defaultInstances(const Kernel &k) {
@@ -164,12 +178,16 @@ public:
     fs::path dir = o_.outputDir;
     std::error_code ec;
     fs::create_directories(dir, ec);
-    bool ok = writeFile(dir / (eo.stem + ".cu"), cuda) &&
-              writeFile(dir / (eo.stem + ".tilec.h"), launcher);
-    if (ok && !o_.aotSpecs.empty())
-      ok = writeFile(dir / (eo.stem + ".aot.cu"), emitAot(ks, specs, eo));
-    if (!ok) {
-      std::cerr << "tilec: error: cannot write the output into '" << dir.string() << "'\n";
+    std::string err = ec ? "cannot create the folder: " + ec.message() : "";
+    if (err.empty())
+      err = writeFile(dir / (eo.stem + ".cu"), cuda);
+    if (err.empty())
+      err = writeFile(dir / (eo.stem + ".tilec.h"), launcher);
+    if (err.empty() && !o_.aotSpecs.empty())
+      err = writeFile(dir / (eo.stem + ".aot.cu"), emitAot(ks, specs, eo));
+    if (!err.empty()) {
+      std::cerr << "tilec: error: cannot write the output into '" << dir.string() << "': " << err
+                << "\n";
       failed_ = true;
     }
   }
