@@ -75,7 +75,7 @@ private:
   const AutotuneDecl &d_;
   std::ostringstream &os_;
   std::string ns_;
-  LauncherNames n_; // the launcher's own identifiers
+  LauncherNames n_;     // the launcher's own identifiers
   std::string threads_; // a config's threads per block: num_warps times the target's warp size
 };
 
@@ -168,8 +168,8 @@ void Emitter::emitLauncher() {
   os_ << ") {\n";
   os_ << "  static tilec::Kernel " << n.kernel << "(" << ns_ << "::source, \"" << name << "\", \""
       << templateKinds(k_) << "\");\n";
-  os_ << "  static tilec::Autotuner " << n.tuner << "(" << ns_ << "::source, " << ns_ << "::" << name
-      << "_tuning());\n";
+  os_ << "  static tilec::Autotuner " << n.tuner << "(" << ns_ << "::source, " << ns_
+      << "::" << name << "_tuning());\n";
   os_ << "  const uint32_t " << n.div16 << " = tilec::div16_mask(";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os_ << (i ? ", " : "") << k_.params[i].name;
@@ -248,8 +248,8 @@ void Emitter::emitLauncher() {
       << n.kernel << ".function(" << n.specKey << "(" << config << ")); };\n"
       << "    " << n.tuning << ".launch = " << n.launch << ";\n";
   if (!d_.prune.empty())
-    os_ << "    " << n.tuning << ".keep = [&](const tilec::Config &" << config
-        << ") { return bool(" << call(d_.prune, hookName("prune")) << "); };\n";
+    os_ << "    " << n.tuning << ".keep = [&](const tilec::Config &" << config << ") { return bool("
+        << call(d_.prune, hookName("prune")) << "); };\n";
   auto buffers = [&](const std::vector<AutotuneBuffer> &list, const char *role, bool zero) {
     for (auto &b : list) {
       std::string elem;

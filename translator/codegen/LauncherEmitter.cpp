@@ -118,8 +118,8 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
       os << "nullptr";
     os << "};\n";
     std::string dyn = dynamicSmemBytes(*k, n.options + ".num_stages");
-    std::string launch = "  " + n.kernel + ".launch(" + n.key + ", " + n.grid + ", " +
-                         n.options + ".num_warps * " + std::to_string(o.target.warpSize) + ", ";
+    std::string launch = "  " + n.kernel + ".launch(" + n.key + ", " + n.grid + ", " + n.options +
+                         ".num_warps * " + std::to_string(o.target.warpSize) + ", ";
     if (dyn.empty()) {
       os << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params << ");\n";
     } else {

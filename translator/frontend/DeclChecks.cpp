@@ -13,9 +13,9 @@ bool Lowerer::checkName(SourceLocation loc, const std::string &name, const char 
   // Types and built-in variables the generated CUDA and launcher spell unqualified; a
   // parameter or local of that name would hide them there and the output would not compile.
   static const char *const kTaken[] = {
-      "int8_t",   "uint8_t",  "int16_t",  "uint16_t",  "int32_t",  "uint32_t",  "int64_t",
-      "uint64_t", "size_t",   "ptrdiff_t", "intptr_t", "uintptr_t", "threadIdx", "blockIdx",
-      "blockDim", "gridDim",  "warpSize"};
+      "int8_t",    "uint8_t",  "int16_t",  "uint16_t",  "int32_t",  "uint32_t",
+      "int64_t",   "uint64_t", "size_t",   "ptrdiff_t", "intptr_t", "uintptr_t",
+      "threadIdx", "blockIdx", "blockDim", "gridDim",   "warpSize"};
   for (const char *t : kTaken)
     if (name == t) {
       error(loc, std::string(what) + " name '" + name +
@@ -40,15 +40,16 @@ bool Lowerer::checkVarDecl(const VarDecl *vd, VarRole role) {
   // made through it, so `count` in the caller (or launcher) would keep its old value.
   if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) {
     std::string type = t.getNonReferenceType().getAsString();
-    std::string fix =
-        role == VarRole::Local         ? "use a value ('" + type + " x = ...') and assign it back"
-        : role == VarRole::HelperParam ? "take it by value ('" + type + " " +
-                                             vd->getNameAsString() + "') and return the new value"
-                                       : "pass '" + type +
-                                             "' by value and write results through a pointer";
+    std::string fix = role == VarRole::Local
+                          ? "use a value ('" + type + " x = ...') and assign it back"
+                      : role == VarRole::HelperParam
+                          ? "take it by value ('" + type + " " + vd->getNameAsString() +
+                                "') and return the new value"
+                          : "pass '" + type + "' by value and write results through a pointer";
     error(vd->getLocation(), std::string(what) + " '" + vd->getNameAsString() +
                                  "' is a reference: writes through it would be lost in the "
-                                 "CUDA; " + fix);
+                                 "CUDA; " +
+                                 fix);
     ok = false;
   }
   if (vd->isStaticLocal() || vd->hasExternalStorage() || vd->getTLSKind() != VarDecl::TLS_None) {

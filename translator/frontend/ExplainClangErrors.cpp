@@ -62,10 +62,15 @@ private:
       std::string fn = "tl::" + ule->getName().getAsString();
       auto &d = ctx_.getDiagnostics();
       d.Report(a.getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-          << "'" + vd->getNameAsString() + "' is not a compile-time constant: the template "
-                 "arguments of " + fn + " (tile sizes, axes) must be known when the kernel is "
+          << "'" + vd->getNameAsString() +
+                 "' is not a compile-time constant: the template "
+                 "arguments of " +
+                 fn +
+                 " (tile sizes, axes) must be known when the kernel is "
                  "compiled; use a literal, a constexpr value or a template parameter of the "
-                 "kernel (template <int " + vd->getNameAsString() + ">), and mask with the "
+                 "kernel (template <int " +
+                 vd->getNameAsString() +
+                 ">), and mask with the "
                  "run-time value";
     }
   }

@@ -38,22 +38,24 @@ void Lowerer::checkTileShapes() {
           for (auto &tp : k_.templateParams)
             if (tp.kind == TemplateParam::Kind::Bool && mentions(d.str(), tp.name) &&
                 reported.insert(d.str()).second)
-              error(op.loc, "tile dimension '" + d.str() + "' comes from the bool template "
-                            "parameter '" + tp.name + "'; give tile sizes as int template "
-                            "parameters (template <int BLOCK>)");
+              error(op.loc, "tile dimension '" + d.str() +
+                                "' comes from the bool template "
+                                "parameter '" +
+                                tp.name +
+                                "'; give tile sizes as int template "
+                                "parameters (template <int BLOCK>)");
           continue;
         }
         elems *= d.value() > 0 ? d.value() : 1;
-        if ((d.value() <= 0 || (d.value() & (d.value() - 1))) &&
-            reported.insert(d.str()).second)
+        if ((d.value() <= 0 || (d.value() & (d.value() - 1))) && reported.insert(d.str()).second)
           error(op.loc, "tile dimension " + d.str() + " (shape " + v->type.shapeStr() +
                             ") is not a power of two; tile dimensions must be powers of two, "
                             "as in Triton");
       }
       if (known && elems > kMaxTileElems && reported.insert(v->type.shapeStr()).second)
-        error(op.loc, "a tile of shape " + v->type.shapeStr() + " has " +
-                          std::to_string(elems) + " elements, more than the limit of " +
-                          std::to_string(kMaxTileElems) + " (as in Triton); use smaller tiles "
+        error(op.loc, "a tile of shape " + v->type.shapeStr() + " has " + std::to_string(elems) +
+                          " elements, more than the limit of " + std::to_string(kMaxTileElems) +
+                          " (as in Triton); use smaller tiles "
                           "and a loop");
     }
   });

@@ -47,7 +47,7 @@ void *runJob(void *p) {
   alt.ss_sp = job->altStack;
   alt.ss_size = kAltStackBytes;
   if (sigaltstack(&alt, nullptr) == 0) {
-    struct sigaction sa {};
+    struct sigaction sa{};
     sa.sa_sigaction = onSegv;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);

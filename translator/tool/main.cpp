@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
       "also write <stem>.aot.cu instantiating 'kernel<args>[:num_warps[:num_stages]]'")(
       "input", po::value(&o.inputs)->composing(), "input files");
   po::options_description hidden; // for tests
-  unsigned stackMiB = 1024; // address space; a kernel of ordinary depth touches a few MiB
+  unsigned stackMiB = 1024;       // address space; a kernel of ordinary depth touches a few MiB
   hidden.add_options()("roundtrip-ir", po::bool_switch(&o.roundTripIR),
                        "fail unless the IR after each pass parses back into the same IR")(
       "stack-mib", po::value(&stackMiB), "stack of the translating thread (tests)");

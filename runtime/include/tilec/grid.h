@@ -28,7 +28,9 @@ inline constexpr int64_t kMaxTileElems = int64_t(1) << 20;
 
 /// Whether `n` can be a tile dimension: a power of two, at most kMaxTileElems. The launchers
 /// tilec writes check the dimensions that depend on template parameters with it.
-constexpr bool valid_tile_dim(int64_t n) { return n > 0 && n <= kMaxTileElems && (n & (n - 1)) == 0; }
+constexpr bool valid_tile_dim(int64_t n) {
+  return n > 0 && n <= kMaxTileElems && (n & (n - 1)) == 0;
+}
 
 /// Per-launch options that are part of a kernel's specialization.
 struct LaunchOptions {
