@@ -88,7 +88,7 @@ function(tilec_add_kernels target)
   set(aot_sources "")
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(src_abs ${src} ABSOLUTE)
-    get_filename_component(stem ${src} NAME_WE)
+    get_filename_component(stem ${src} NAME_WLE) # as tilec: v1.2.cpp -> v1.2.cu
     set(outputs ${gen_dir}/${stem}.cu ${gen_dir}/${stem}.tilec.h)
     if(ARG_MODE STREQUAL "nvcc")
       list(APPEND outputs ${gen_dir}/${stem}.aot.cu)

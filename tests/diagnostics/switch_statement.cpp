@@ -7,7 +7,7 @@ TILEC_KERNEL void k(float* out, int n) {
   default:
     break;
   }
-  // CHECK: switch_statement.cpp:[[@LINE-4]]:3: error: statement 'SwitchStmt' is not supported in kernels
+  // CHECK: switch_statement.cpp:[[@LINE-4]]:3: error: switch statements are not supported in kernels; use if / else if
   tl::store(out + tl::arange<0, BLOCK>(), 1.0f);
 }
 // CHECK: 1 error generated.

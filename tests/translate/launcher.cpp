@@ -30,6 +30,8 @@ TILEC_KERNEL void fill(int* out) { tl::store(out + tl::arange<0, 64>(), 7); }
 // H-NEXT:   template <int BLOCK>
 // H-NEXT:   inline void add_kernel(tilec::Grid grid, tilec::Stream stream, const float* x, const float* y, float* out, int n,
 // H-NEXT:       const tilec::LaunchOptions& options = {}) {
+// Tile dimensions known only per specialization are checked where the launcher is instantiated.
+// H-NEXT:     static_assert(tilec::valid_tile_dim(BLOCK), "add_kernel: tile dimension BLOCK must be a power of two <= 2^20");
 // H-NEXT:     static tilec::Kernel kernel(tilec_generated::launcher::source, "add_kernel", "i");
 // H-NEXT:     tilec::SpecKey key;
 // H-NEXT:     key.push(int64_t(BLOCK));

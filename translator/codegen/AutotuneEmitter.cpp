@@ -4,6 +4,7 @@
 // chooses, so one launcher compiles and times every config without instantiating anything.
 // The declaration's hooks are copied next to it, in the header's namespace.
 #include "codegen/Codegen.h"
+#include "codegen/LauncherNames.h"
 
 #include <set>
 #include <sstream>
@@ -23,20 +24,20 @@ bool isArg(const Kernel &k, const std::string &n) {
 class Emitter {
 public:
   Emitter(const Kernel &k, const AutotuneDecl &d, const EmitOptions &o, std::ostringstream &os)
-      : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.stem),
-        threads_("config.num_warps * " + std::to_string(o.target.warpSize)) {}
+      : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.ns), n_(k),
+        threads_(n_.config + ".num_warps * " + std::to_string(o.target.warpSize)) {}
 
   /// The declaration's data and hooks, inside the header's namespace.
   void emitSupport(std::set<std::string> &copiedFunctions);
   void emitLauncher();
 
 private:
-  /// What the launcher passes for a hook parameter named `n` (inside a lambda over `config`).
+  /// What the launcher passes for a hook parameter named `n` (inside a lambda over a config).
   std::string bind(const std::string &n) const {
     if (n == "num_warps" || n == "num_stages")
-      return "config." + n;
+      return n_.config + "." + n;
     if (!isArg(k_, n) && d_.setPerConfig(n))
-      return "config.get(\"" + n + "\")";
+      return n_.config + ".get(\"" + n + "\")";
     return n; // an argument or a template parameter of the launcher
   }
   std::string call(const HostHook &h, const std::string &name) const {
@@ -65,6 +66,7 @@ private:
   const AutotuneDecl &d_;
   std::ostringstream &os_;
   std::string ns_;
+  LauncherNames n_;     // the launcher's own identifiers
   std::string threads_; // a config's threads per block: num_warps times the target's warp size
 };
 
@@ -148,89 +150,96 @@ void Emitter::emitLauncher() {
       os_ << (i ? ", " : "") << callerParams[i]->cppType << " " << callerParams[i]->name;
     os_ << ">\n";
   }
-  os_ << "inline void " << name << "_autotuned(tilec::GridFn grid, tilec::Stream stream";
+  const LauncherNames &n = n_;
+  const std::string &config = n.config;
+  os_ << "inline void " << name << "_autotuned(tilec::GridFn " << n.grid << ", tilec::Stream "
+      << n.stream;
   for (auto &p : k_.params)
     os_ << ", " << p.type.cudaElem() << " " << p.name;
   os_ << ") {\n";
-  os_ << "  static tilec::Kernel kernel(" << ns_ << "::source, \"" << name << "\", \""
+  os_ << "  static tilec::Kernel " << n.kernel << "(" << ns_ << "::source, \"" << name << "\", \""
       << templateKinds(k_) << "\");\n";
-  os_ << "  static tilec::Autotuner tuner(" << ns_ << "::source, " << ns_ << "::" << name
-      << "_tuning());\n";
-  os_ << "  const uint32_t div16 = tilec::div16_mask(";
+  os_ << "  static tilec::Autotuner " << n.tuner << "(" << ns_ << "::source, " << ns_
+      << "::" << name << "_tuning());\n";
+  os_ << "  const uint32_t " << n.div16 << " = tilec::div16_mask(";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os_ << (i ? ", " : "") << k_.params[i].name;
   os_ << ");\n";
 
   os_ << "  // A choice is kept per specialization and value of the key.\n"
-      << "  tilec::SpecKey tuning_key;\n";
+      << "  tilec::SpecKey " << n.tuningKey << ";\n";
   for (auto *tp : callerParams)
-    os_ << "  tuning_key.push("
+    os_ << "  " << n.tuningKey << ".push("
         << (tp->kind == TemplateParam::Kind::Type ? "tilec::type_id<" + tp->name + ">()"
                                                   : "int64_t(" + tp->name + ")")
         << ");\n";
-  os_ << "  tuning_key.push(div16);\n";
+  os_ << "  " << n.tuningKey << ".push(" << n.div16 << ");\n";
   for (auto &k : d_.key)
-    os_ << "  tuning_key.push(tilec::key_value(" << k.name << "));\n";
+    os_ << "  " << n.tuningKey << ".push(tilec::key_value(" << k.name << "));\n";
 
   os_ << "  // A config with the values of the heuristics added.\n"
-      << "  auto complete = [&](tilec::Config config) {\n";
+      << "  auto " << n.complete << " = [&](tilec::Config " << config << ") {\n";
   for (auto &h : d_.heuristics) {
     std::string value = call(h.value, hookName("heuristic_" + h.target.name));
     if (h.target.name == "num_warps" || h.target.name == "num_stages")
-      os_ << "    config." << h.target.name << " = int(" << value << ");\n";
+      os_ << "    " << config << "." << h.target.name << " = int(" << value << ");\n";
     else if (isBool(h.target.name))
-      os_ << "    config.set(\"" << h.target.name << "\", int64_t(bool(" << value << ")));\n";
+      os_ << "    " << config << ".set(\"" << h.target.name << "\", int64_t(bool(" << value
+          << ")));\n";
     else
-      os_ << "    config.set(\"" << h.target.name << "\", int64_t(" << value << "));\n";
+      os_ << "    " << config << ".set(\"" << h.target.name << "\", int64_t(" << value << "));\n";
   }
-  os_ << "    return config;\n  };\n";
+  os_ << "    return " << config << ";\n  };\n";
 
   os_ << "  // The specialization that runs a completed config.\n"
-      << "  auto spec_key = [&](const tilec::Config &config) {\n"
-      << "    tilec::SpecKey key;\n";
+      << "  auto " << n.specKey << " = [&](const tilec::Config &" << config << ") {\n"
+      << "    tilec::SpecKey " << n.key << ";\n";
   for (auto &tp : k_.templateParams) {
     if (d_.setPerConfig(tp.name))
-      os_ << "    key.push(config.get(\"" << tp.name << "\"));\n";
+      os_ << "    " << n.key << ".push(" << config << ".get(\"" << tp.name << "\"));\n";
     else if (tp.kind == TemplateParam::Kind::Type)
-      os_ << "    key.push(tilec::type_id<" << tp.name << ">());\n";
+      os_ << "    " << n.key << ".push(tilec::type_id<" << tp.name << ">());\n";
     else
-      os_ << "    key.push(int64_t(" << tp.name << "));\n";
+      os_ << "    " << n.key << ".push(int64_t(" << tp.name << "));\n";
   }
-  os_ << "    key.push(config.num_warps);\n    key.push(config.num_stages);\n"
-      << "    key.push(div16);\n    return key;\n  };\n";
+  os_ << "    " << n.key << ".push(" << config << ".num_warps);\n    " << n.key << ".push("
+      << config << ".num_stages);\n"
+      << "    " << n.key << ".push(" << n.div16 << ");\n    return " << n.key << ";\n  };\n";
 
-  os_ << "  auto launch = [&](const tilec::Config &config) {\n";
-  os_ << "    void* params[] = {";
+  os_ << "  auto " << n.launch << " = [&](const tilec::Config &" << config << ") {\n";
+  os_ << "    void* " << n.params << "[] = {";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os_ << (i ? ", " : "") << "(void*)&" << k_.params[i].name;
   if (k_.params.empty())
     os_ << "nullptr";
   os_ << "};\n";
-  std::string dyn = dynamicSmemBytes(k_, "config.num_stages");
+  std::string dyn = dynamicSmemBytes(k_, config + ".num_stages");
+  std::string launch = "    " + n.kernel + ".launch(" + n.specKey + "(" + config + "), " + n.grid +
+                       "(" + config + "), " + threads_ + ", ";
   if (dyn.empty()) {
-    os_ << "    kernel.launch(spec_key(config), grid(config), " << threads_
-        << ", /*shared_bytes=*/0, stream, params);\n";
+    os_ << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params << ");\n";
   } else {
     for (auto &tp : k_.templateParams)
       if (d_.setPerConfig(tp.name) && containsWord(dyn, tp.name))
-        os_ << "    const int64_t " << tp.name << " = config.get(\"" << tp.name << "\");\n";
+        os_ << "    const int64_t " << tp.name << " = " << config << ".get(\"" << tp.name
+            << "\");\n";
     os_ << "    // the stage buffers of its pipelined loops\n"
-        << "    const size_t shared_bytes = size_t(" << dyn << ");\n"
-        << "    kernel.launch(spec_key(config), grid(config), " << threads_
-        << ", shared_bytes, stream, params);\n";
+        << "    const size_t " << n.sharedBytes << " = size_t(" << dyn << ");\n"
+        << launch << n.sharedBytes << ", " << n.stream << ", " << n.params << ");\n";
   }
   os_ << "  };\n";
 
-  os_ << "  const tilec::Config *chosen = tuner.find(tuning_key);\n"
-      << "  if (!chosen) {\n"
-      << "    tilec::Tuning tuning;\n"
-      << "    tuning.stream = stream;\n"
-      << "    tuning.complete = complete;\n"
-      << "    tuning.compile = [&](const tilec::Config &config) { "
-         "kernel.function(spec_key(config)); };\n"
-      << "    tuning.launch = launch;\n";
+  os_ << "  const tilec::Config *" << n.chosen << " = " << n.tuner << ".find(" << n.tuningKey
+      << ");\n"
+      << "  if (!" << n.chosen << ") {\n"
+      << "    tilec::Tuning " << n.tuning << ";\n"
+      << "    " << n.tuning << ".stream = " << n.stream << ";\n"
+      << "    " << n.tuning << ".complete = " << n.complete << ";\n"
+      << "    " << n.tuning << ".compile = [&](const tilec::Config &" << config << ") { "
+      << n.kernel << ".function(" << n.specKey << "(" << config << ")); };\n"
+      << "    " << n.tuning << ".launch = " << n.launch << ";\n";
   if (!d_.prune.empty())
-    os_ << "    tuning.keep = [&](const tilec::Config &config) { return bool("
+    os_ << "    " << n.tuning << ".keep = [&](const tilec::Config &" << config << ") { return bool("
         << call(d_.prune, hookName("prune")) << "); };\n";
   auto buffers = [&](const std::vector<AutotuneBuffer> &list, const char *role, bool zero) {
     for (auto &b : list) {
@@ -238,16 +247,17 @@ void Emitter::emitLauncher() {
       for (auto &p : k_.params)
         if (p.name == b.arg.name)
           elem = p.type.elem.sizeofExpr();
-      os_ << "    tuning.buffers.push_back({" << b.arg.name << ", size_t("
+      os_ << "    " << n.tuning << ".buffers.push_back({" << b.arg.name << ", size_t("
           << call(b.count, hookName(std::string(role) + "_" + b.arg.name)) << ") * " << elem
           << ", /*zero=*/" << (zero ? "true" : "false") << "});\n";
     }
   };
   buffers(d_.resetToZero, "reset", true);
   buffers(d_.restoreValue, "restore", false);
-  os_ << "    chosen = &tuner.tune(tuning_key, tuning);\n"
+  os_ << "    " << n.chosen << " = &" << n.tuner << ".tune(" << n.tuningKey << ", " << n.tuning
+      << ");\n"
       << "  }\n"
-      << "  launch(complete(*chosen));\n"
+      << "  " << n.launch << "(" << n.complete << "(*" << n.chosen << "));\n"
       << "}\n";
 }
 
@@ -259,7 +269,7 @@ std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
     return "";
   std::ostringstream os;
   os << "\n// Autotuned launchers, from the TILEC_AUTOTUNE declarations of " << o.inputName
-     << ".\n#include <tilec/autotune.h>\n\nnamespace tilec_generated::" << o.stem << " {\n";
+     << ".\n#include <tilec/autotune.h>\n\nnamespace tilec_generated::" << o.ns << " {\n";
   std::set<std::string> copied;
   auto kernelOf = [&](const AutotuneDecl &d) -> const Kernel * {
     for (const Kernel *k : kernels)
@@ -270,7 +280,7 @@ std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
   for (auto &d : decls)
     if (const Kernel *k = kernelOf(d))
       Emitter(*k, d, o, os).emitSupport(copied);
-  os << "} // namespace tilec_generated::" << o.stem << "\n";
+  os << "} // namespace tilec_generated::" << o.ns << "\n";
   for (auto &d : decls)
     if (const Kernel *k = kernelOf(d))
       Emitter(*k, d, o, os).emitLauncher();

@@ -14,7 +14,8 @@ namespace tilec {
 struct EmitOptions {
   std::string inputName; // "vector_add.cpp", as shown in comments and #line
   std::string inputPath; // for #line directives
-  std::string stem;      // "vector_add"
+  std::string stem;      // "vector_add": the output files' names
+  std::string ns;        // the stem as an identifier (fileIdentifier): tilec_generated::<ns>
   bool lineDirectives = false;
   Target target = Target::defaultTarget(); // the GPUs the output must run on (--arch)
 };

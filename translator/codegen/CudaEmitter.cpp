@@ -1,5 +1,6 @@
 // The CUDA emitter's driver: one kernel's signature, facts, layouts and body, and the file.
 // See KernelEmitter.h for how tiles map onto threads in the generated code.
+#include "codegen/FoldDepth.h"
 #include "codegen/KernelEmitter.h"
 
 namespace tilec {
@@ -264,6 +265,7 @@ std::string KernelEmitter::run() {
       paramNames[size_t(op->attrs[0].value())] = nameOf(op->result);
 
   decideMaterialization();
+  limitFoldDepth(k_, arrays_);
   std::ostringstream bodyStream;
   out_ = &bodyStream;
   emitRegion(k_.body);

@@ -20,7 +20,8 @@ public:
 
 private:
   std::set<std::string> used_;
-  std::map<int, std::string> byValue_; // keyed by value id: deterministic
+  std::map<int, std::string> byValue_;    // keyed by value id: deterministic
+  std::map<std::string, int> nextSuffix_; // per wanted name: the first suffix not yet tried
 };
 
 } // namespace tilec

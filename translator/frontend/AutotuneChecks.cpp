@@ -16,10 +16,6 @@ using namespace clang;
 
 namespace {
 
-// Names the autotuned launcher declares besides those the plain launcher uses.
-const char *const kLauncherNames[] = {"tuner",  "tuning_key", "div16",  "complete", "spec_key",
-                                      "launch", "chosen",     "tuning", "config"};
-
 class Checker {
 public:
   Checker(AutotuneDecl &d, const Kernel &k, DiagnosticsEngine &diags)
@@ -193,14 +189,6 @@ void Checker::checkBuffers(std::vector<AutotuneBuffer> &list, const char *field)
 }
 
 bool Checker::run() {
-  for (const char *n : kLauncherNames) {
-    if (arg(n))
-      error(d_.loc, "the argument name '" + std::string(n) + "' of " + k_.name +
-                        " is used by its autotuned launcher; rename it");
-    if (templateParam(n))
-      error(d_.loc, "the template parameter name '" + std::string(n) + "' of " + k_.name +
-                        " is used by its autotuned launcher; rename it");
-  }
   checkConfigs();
   checkKey();
   checkHeuristics();

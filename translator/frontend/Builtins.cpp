@@ -1,6 +1,8 @@
 // tl:: operations -> tile IR, and inlining of TILEC_FUNC helpers.
 #include "frontend/Lowerer.h"
 
+#include <algorithm>
+
 #include <clang/AST/DeclTemplate.h>
 
 #include <set>
@@ -89,6 +91,13 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
     if (!lo || !hi)
       return nullptr;
     SymExpr size = *hi - *lo;
+    // `arange<BLOCK, 0>`: the bounds swapped; no positive START gives a tile.
+    if (hi->isConst() && hi->value() <= 0 && !lo->isConst()) {
+      error(call, "tl::arange<" + lo->str() + ", " + hi->str() + "> ends before it starts; " +
+                      "the bounds are <START, END>: tl::arange<" + hi->str() + ", " + lo->str() +
+                      ">");
+      return nullptr;
+    }
     if (size.isConst() && (size.value() <= 0 || (size.value() & (size.value() - 1)))) {
       error(call, "tl::arange size must be a positive power of two, got " + size.str());
       return nullptr;
@@ -376,26 +385,49 @@ struct HelperScope {
   Lowerer &l;
   std::vector<Value *> returns;
   std::vector<Value *> *savedSlot;
-  HelperScope(Lowerer &lw) : l(lw), savedSlot(lw.returnSlot_) {
+  HelperScope(Lowerer &lw, const FunctionDecl *fd) : l(lw), savedSlot(lw.returnSlot_) {
     l.returnSlot_ = &returns;
     l.inlineDepth_++;
+    l.inlining_.push_back(fd->getCanonicalDecl());
   }
   ~HelperScope() {
     l.returnSlot_ = savedSlot;
     l.inlineDepth_--;
+    l.inlining_.pop_back();
   }
 };
 
+bool Lowerer::helperNestingOk(const FunctionDecl *fd, const Expr *at) {
+  // Helpers are inlined: a call back into one being inlined would never end.
+  auto it = std::find(inlining_.begin(), inlining_.end(), fd->getCanonicalDecl());
+  if (it != inlining_.end()) {
+    std::string cycle;
+    for (; it != inlining_.end(); ++it)
+      cycle += (*it)->getNameAsString() + " -> ";
+    error(at, "TILEC_FUNC '" + fd->getNameAsString() + "' calls itself (" + cycle +
+                  fd->getNameAsString() + "): helpers are inlined into the kernel, so they " +
+                  "cannot recurse; write the recursion as a loop");
+    return false;
+  }
+  if (inlineDepth_ >= kMaxHelperNesting) {
+    error(at, "TILEC_FUNC helpers nest more than " + std::to_string(kMaxHelperNesting) +
+                  " calls deep; merge some of them");
+    return false;
+  }
+  return true;
+}
+
 Value *Lowerer::inlineHelper(const CallExpr *call, const Callee &c) {
   const FunctionDecl *fd = c.helper;
-  if (inlineDepth_ > 16) {
-    error(call, "TILEC_FUNC helpers nest too deeply (recursion is not supported)");
+  if (!helperNestingOk(fd, call))
     return nullptr;
-  }
-  if (!fd->hasBody()) {
+  // The definition, not a declaration before it: its parameters are those its body uses.
+  const FunctionDecl *def = nullptr;
+  if (!fd->hasBody(def)) {
     error(call, "TILEC_FUNC '" + fd->getNameAsString() + "' has no body");
     return nullptr;
   }
+  fd = def;
   // Dependent calls leave out defaulted arguments (resolved calls spell them out).
   unsigned given = call->getNumArgs();
   if (given > fd->getNumParams() ||
@@ -495,11 +527,12 @@ bool Lowerer::bindHelperTemplate(const FunctionDecl *fd, const Callee &c,
 
 Value *Lowerer::inlineBody(const FunctionDecl *fd, const std::vector<Value *> &args,
                            const Expr *at) {
-  if (inlineDepth_ > 16) {
-    error(at, "TILEC_FUNC helpers nest too deeply (recursion is not supported)");
+  if (!helperNestingOk(fd, at))
     return nullptr;
-  }
-  HelperScope scope(*this);
+  for (const ParmVarDecl *p : fd->parameters())
+    if (!checkVarDecl(p, VarRole::HelperParam))
+      return nullptr;
+  HelperScope scope(*this, fd);
   for (unsigned i = 0; i < fd->getNumParams() && i < args.size(); ++i)
     vars_[fd->getParamDecl(i)] = args[i];
   lowerStmt(fd->getBody());

@@ -341,7 +341,7 @@ static std::string floatLiteral(double v, const ElemType &t) {
   return isFloat ? s + "f" : s;
 }
 
-Value *Lowerer::lowerExpr(const Expr *e) {
+Value *Lowerer::lowerExprNode(const Expr *e) {
   if (!e)
     return nullptr;
   // Look through syntax that does not change the value.
@@ -421,6 +421,8 @@ Value *Lowerer::lowerExpr(const Expr *e) {
         error(e, "'" + d->getNameAsString() + "' has no value: its initializer produces none");
       return nullptr;
     }
+    if (rejectedDecl(d))
+      return nullptr;
     if (!ref->isValueDependent()) {
       Expr::EvalResult r;
       if (ref->EvaluateAsInt(r, ctx_)) {
@@ -568,8 +570,7 @@ Value *Lowerer::lowerExpr(const Expr *e) {
                  "' is not supported in kernels (only tl:: operations and TILEC_FUNC helpers)");
     return nullptr;
   }
-  error(e,
-        std::string("expression '") + e->getStmtClassName() + "' is not supported in kernels yet");
+  error(e, unsupported(e));
   return nullptr;
 }
 

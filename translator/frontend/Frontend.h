@@ -18,6 +18,10 @@ namespace tilec {
 /// Lowers every kernel of the main file; errors go to the context's DiagnosticsEngine.
 std::vector<std::unique_ptr<Kernel>> lowerKernels(clang::ASTContext &ctx);
 
+/// After clang reported errors: errors of its own where clang's wording would mislead a kernel
+/// author (a run-time value as a tl:: template argument).
+void explainClangErrors(clang::ASTContext &ctx);
+
 /// Reads the TILEC_AUTOTUNE declarations of the main file and checks each against its kernel;
 /// errors go to the context's DiagnosticsEngine.
 std::vector<AutotuneDecl> readAutotuneDecls(clang::ASTContext &ctx,

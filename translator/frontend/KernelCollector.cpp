@@ -7,6 +7,8 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <map>
+
 namespace tilec {
 
 using namespace clang;
@@ -84,6 +86,7 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
         if (tp.name == r)
           error(p->getLocation(), "template parameter name '" + tp.name +
                                       "' is used by the generated code; rename it");
+      checkName(p->getLocation(), tp.name, "template parameter");
       if (tp.name.size() > 1 && tp.name[0] == 'L' &&
           tp.name.find_first_not_of("0123456789", 1) == std::string::npos)
         error(p->getLocation(), "template parameter name '" + tp.name +
@@ -92,6 +95,8 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
     }
   }
   for (const ParmVarDecl *p : fd->parameters()) {
+    if (!checkVarDecl(p, VarRole::KernelParam))
+      continue;
     auto t = mapType(p->getType(), p->getLocation());
     if (!t)
       continue;
@@ -108,14 +113,58 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
   if (k_.params.size() > 32)
     error(fd->getLocation(), "kernels take at most 32 parameters");
   lowerStmt(fd->getBody());
+  if (!failed_)
+    checkTileShapes();
   return !failed_;
+}
+
+/// Kernels are launched by name from the global namespace (the launcher `k<...>(grid, ...)`,
+/// the runtime's name expression `k<...>`), so each must be a free function outside named
+/// namespaces, with a name of its own. False after reporting one that is not.
+static bool checkKernelScope(ASTContext &ctx, const FunctionDecl *fd,
+                             std::map<std::string, const FunctionDecl *> &byName) {
+  auto &diags = ctx.getDiagnostics();
+  auto report = [&](SourceLocation loc, DiagnosticsEngine::Level level, const std::string &msg) {
+    diags.Report(loc, diags.getCustomDiagID(level, "%0")) << msg;
+  };
+  std::string name = fd->getNameAsString();
+  for (const DeclContext *dc = fd->getDeclContext(); !dc->isTranslationUnit();
+       dc = dc->getParent()) {
+    if (auto *rd = dyn_cast<RecordDecl>(dc)) {
+      report(fd->getLocation(), DiagnosticsEngine::Error,
+             "TILEC_KERNEL '" + name + "' is a member of '" + rd->getNameAsString() +
+                 "': kernels must be free functions; declare it outside the class");
+      return false;
+    }
+    auto *ns = dyn_cast<NamespaceDecl>(dc);
+    if (ns && !ns->isAnonymousNamespace()) {
+      report(fd->getLocation(), DiagnosticsEngine::Error,
+             "TILEC_KERNEL '" + name + "' is declared in namespace '" + ns->getNameAsString() +
+                 "': kernels and their launchers live in the global namespace; declare it "
+                 "outside the namespace (rename it if the name is taken there)");
+      return false;
+    }
+  }
+  auto [it, fresh] = byName.emplace(name, fd);
+  if (!fresh) {
+    report(fd->getLocation(), DiagnosticsEngine::Error,
+           "a second TILEC_KERNEL named '" + name +
+               "': kernels are found by name, so they cannot be overloaded; rename one (e.g. " +
+               name + "_2)");
+    report(it->second->getLocation(), DiagnosticsEngine::Note, "the first '" + name + "'");
+    return false;
+  }
+  return true;
 }
 
 std::vector<std::unique_ptr<Kernel>> lowerKernels(ASTContext &ctx) {
   Collector c(ctx);
   c.TraverseDecl(ctx.getTranslationUnitDecl());
   std::vector<std::unique_ptr<Kernel>> out;
+  std::map<std::string, const FunctionDecl *> byName;
   for (const FunctionDecl *fd : c.found) {
+    if (!checkKernelScope(ctx, fd, byName))
+      continue;
     auto k = std::make_unique<Kernel>();
     Lowerer l(ctx, *k);
     if (l.lowerKernel(fd))

@@ -33,11 +33,25 @@ public:
 
   /// Lowers the kernel's parameters and body; false if an error was reported.
   bool lowerKernel(const clang::FunctionDecl *fn);
+  /// Reports tile dimensions that no specialization can have (ShapeChecks.cpp).
+  void checkTileShapes();
+  /// The most elements a tile may have (Triton's TRITON_MAX_TENSOR_NUMEL).
+  static constexpr int64_t kMaxTileElems = int64_t(1) << 20;
 
   // --- diagnostics (DiagnosticsEngine, clang style with a caret) ---
   void error(clang::SourceLocation loc, const std::string &msg);
   void error(const clang::Stmt *s, const std::string &msg);
   bool failed() const { return failed_; }
+
+  // --- declarations the GPU would not honour as the interpreter does (DeclChecks.cpp) ---
+  /// False (after an error) when `name` would hide a type or built-in of the generated CUDA.
+  bool checkName(clang::SourceLocation loc, const std::string &name, const char *what);
+  enum class VarRole { KernelParam, HelperParam, Local };
+  /// False (after an error) for non-const references, static locals and names checkName
+  /// refuses (those of kernel parameters and locals, which the output spells).
+  bool checkVarDecl(const clang::VarDecl *vd, VarRole role);
+  /// A declaration checkVarDecl reported: its uses say nothing more.
+  bool rejectedDecl(const clang::ValueDecl *d) const;
 
   // --- types (TypeMapping.cpp) ---
   std::optional<Type> mapType(clang::QualType t, clang::SourceLocation loc);
@@ -48,7 +62,7 @@ public:
   std::optional<ElemType> templateArgType(const clang::TemplateArgumentLoc &a);
 
   // --- statements (StmtLowering.cpp, ControlFlow.cpp) ---
-  void lowerStmt(const clang::Stmt *s);
+  void lowerStmt(const clang::Stmt *s); // through the nesting limit (Nesting.cpp)
   void lowerIf(const clang::IfStmt *s);
   void lowerFor(const clang::Stmt *s);
   void lowerWhile(const clang::WhileStmt *s);
@@ -72,7 +86,7 @@ public:
   bool assign(const clang::ValueDecl *var, Value *v, const clang::Stmt *at);
 
   // --- expressions (ExprLowering.cpp) ---
-  Value *lowerExpr(const clang::Expr *e);
+  Value *lowerExpr(const clang::Expr *e); // through the nesting limit (Nesting.cpp)
   Value *binary(const std::string &opcode, Value *a, Value *b, const clang::Expr *at);
   Value *unary(const std::string &opcode, Value *a, const clang::Expr *at);
   Value *castTo(Value *v, const ElemType &t, const clang::Expr *at);
@@ -131,11 +145,27 @@ public:
   Op *emit(OpKind kind, std::vector<Value *> operands, Type t, const clang::Expr *at,
            bool hasResult = true);
   std::string sourceText(const clang::SourceRange &r) const;
+  /// The error for C++ a kernel may not contain: the construct and what to write instead
+  /// (UnsupportedConstructs.cpp).
+  std::string unsupported(const clang::Stmt *s);
   Kernel &kernel() { return k_; }
   clang::ASTContext &ctx() { return ctx_; }
 
+  /// How deeply expressions and statements (helpers' bodies included) may nest. Lowering
+  /// recurses once per level, so a bound keeps a 20,000-term `a + a + ...` from overflowing
+  /// the stack; legitimate kernels stay far below it.
+  static constexpr int kMaxNesting = 1000;
+  /// How many TILEC_FUNC calls may be inlined one inside another (docs/kernels.md).
+  static constexpr int kMaxHelperNesting = 17;
+
 private:
   friend struct HelperScope;
+  friend struct NestingScope;
+  void lowerStmtNode(const clang::Stmt *s);
+  Value *lowerExprNode(const clang::Expr *e);
+  int nesting_ = 0;
+  std::map<const clang::VarDecl *, bool> checkedDecls_; // checkVarDecl's verdicts
+  bool nestingReported_ = false;
   clang::ASTContext &ctx_;
   Kernel &k_;
   bool failed_ = false;
@@ -156,6 +186,9 @@ private:
   // Inlining TILEC_FUNC helpers: where `return` values go.
   std::vector<Value *> *returnSlot_ = nullptr;
   int inlineDepth_ = 0;
+  std::vector<const clang::FunctionDecl *> inlining_; // canonical declarations, outermost first
+  /// False (after an error) when inlining `fd` here would recurse or nest too deeply.
+  bool helperNestingOk(const clang::FunctionDecl *fd, const clang::Expr *at);
 };
 
 } // namespace tilec

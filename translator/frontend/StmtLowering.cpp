@@ -13,7 +13,7 @@ static void nameValue(Value *v, const std::string &name) {
     v->name = name;
 }
 
-void Lowerer::lowerStmt(const Stmt *s) {
+void Lowerer::lowerStmtNode(const Stmt *s) {
   if (!s)
     return;
   if (auto *cs = dyn_cast<CompoundStmt>(s)) {
@@ -29,9 +29,14 @@ void Lowerer::lowerStmt(const Stmt *s) {
         continue; // checked by the host compiler; nothing to translate
       auto *vd = dyn_cast<VarDecl>(d);
       if (!vd) {
-        error(d->getBeginLoc(), "only variable declarations are supported in kernels");
+        error(d->getBeginLoc(),
+              isa<TagDecl>(d) ? "declaring a struct, class, union or enum inside a kernel is "
+                                "not supported; kernels use tiles, scalars and pointers"
+                              : "only variable declarations are supported in kernels");
         continue;
       }
+      if (!checkVarDecl(vd, VarRole::Local))
+        continue;
       if (!vd->hasInit()) {
         error(vd->getLocation(),
               "variable '" + vd->getNameAsString() + "' must be initialized where it is declared");
@@ -96,7 +101,8 @@ void Lowerer::lowerStmt(const Stmt *s) {
   if (lhsExpr) {
     auto *lhs = dyn_cast<DeclRefExpr>(lhsExpr->IgnoreParenImpCasts());
     if (!lhs || !vars_.count(lhs->getDecl())) {
-      error(lhsExpr, "only local variables can be assigned");
+      if (!lhs || !rejectedDecl(lhs->getDecl()))
+        error(lhsExpr, "only local variables can be assigned");
       return;
     }
     Value *rhs = lowerExpr(rhsExpr);
@@ -143,7 +149,7 @@ void Lowerer::lowerStmt(const Stmt *s) {
     lowerExpr(e);
     return;
   }
-  error(s, std::string("statement '") + s->getStmtClassName() + "' is not supported in kernels");
+  error(s, unsupported(s));
 }
 
 bool Lowerer::bindPair(const VarDecl *vd) {

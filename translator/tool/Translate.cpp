@@ -2,7 +2,9 @@
 
 #include "Pipeline.h"
 #include "codegen/Codegen.h"
+#include "codegen/FileIdentifier.h"
 #include "frontend/Frontend.h"
+#include "tool/InputNames.h"
 #include "tool/NvrtcCheck.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -11,7 +13,9 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,19 +27,31 @@ using namespace clang;
 
 namespace {
 
-bool writeFile(const fs::path &path, const std::string &text) {
+/// Writes `text` to `path`; "" on success, else why not (the system's reason).
+std::string writeFile(const fs::path &path, const std::string &text) {
   // Write to a temporary name, then rename, so a failed run never leaves half a file.
   fs::path tmp = path;
   tmp += ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary);
+    if (!f)
+      return "cannot create '" + tmp.string() + "': " + std::strerror(errno);
     f << text;
-    if (!f.good())
-      return false;
+    f.flush();
+    if (!f.good()) {
+      std::string why = std::strerror(errno);
+      f.close();
+      fs::remove(tmp);
+      return "cannot write '" + tmp.string() + "': " + why;
+    }
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
-  return !ec;
+  if (ec) {
+    fs::remove(tmp);
+    return "cannot rename '" + tmp.string() + "' to '" + path.string() + "': " + ec.message();
+  }
+  return "";
 }
 
 std::vector<std::string> defaultInstances(const Kernel &k) {
@@ -58,8 +74,10 @@ public:
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     auto &diags = ctx.getDiagnostics();
-    if (diags.hasErrorOccurred())
+    if (diags.hasErrorOccurred()) {
+      explainClangErrors(ctx);
       return;
+    }
     auto &sm = ctx.getSourceManager();
     fs::path input = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
     auto kernels = lowerKernels(ctx);
@@ -105,6 +123,7 @@ public:
     eo.inputName = input.filename().string();
     eo.inputPath = fs::absolute(input).string();
     eo.stem = input.stem().string();
+    eo.ns = fileIdentifier(eo.stem);
     eo.lineDirectives = o_.lineDirectives;
     eo.target = o_.target;
     std::string cuda = emitCuda(ks, eo);
@@ -160,12 +179,16 @@ public:
     fs::path dir = o_.outputDir;
     std::error_code ec;
     fs::create_directories(dir, ec);
-    bool ok = writeFile(dir / (eo.stem + ".cu"), cuda) &&
-              writeFile(dir / (eo.stem + ".tilec.h"), launcher);
-    if (ok && !o_.aotSpecs.empty())
-      ok = writeFile(dir / (eo.stem + ".aot.cu"), emitAot(ks, specs, eo));
-    if (!ok) {
-      std::cerr << "tilec: error: cannot write the output into '" << dir.string() << "'\n";
+    std::string err = ec ? "cannot create the folder: " + ec.message() : "";
+    if (err.empty())
+      err = writeFile(dir / (eo.stem + ".cu"), cuda);
+    if (err.empty())
+      err = writeFile(dir / (eo.stem + ".tilec.h"), launcher);
+    if (err.empty() && !o_.aotSpecs.empty())
+      err = writeFile(dir / (eo.stem + ".aot.cu"), emitAot(ks, specs, eo));
+    if (!err.empty()) {
+      std::cerr << "tilec: error: cannot write the output into '" << dir.string() << "': " << err
+                << "\n";
       failed_ = true;
     }
   }
@@ -228,6 +251,10 @@ int translate(const TranslateOptions &o) {
       std::cerr << "tilec: error: no such file: '" << in << "'\n";
       return 1;
     }
+  if (std::string err = checkInputNames(o.inputs, o.lineDirectives); !err.empty()) {
+    std::cerr << "tilec: error: " << err << "\n";
+    return 1;
+  }
   tooling::ClangTool tool(*db, o.inputs);
   std::vector<std::string> extra = base;
   extra.insert(extra.end(), o.clangArgs.begin(), o.clangArgs.end());

@@ -1,5 +1,6 @@
 // tilec: translate C++ tile kernels into CUDA. Options follow clang tools; see --help.
 #include "Pipeline.h"
+#include "tool/LargeStack.h"
 #include "tool/Translate.h"
 
 #include <boost/program_options.hpp>
@@ -43,8 +44,10 @@ int main(int argc, char **argv) {
       "also write <stem>.aot.cu instantiating 'kernel<args>[:num_warps[:num_stages]]'")(
       "input", po::value(&o.inputs)->composing(), "input files");
   po::options_description hidden; // for tests
+  unsigned stackMiB = 1024;       // address space; a kernel of ordinary depth touches a few MiB
   hidden.add_options()("roundtrip-ir", po::bool_switch(&o.roundTripIR),
-                       "fail unless the IR after each pass parses back into the same IR");
+                       "fail unless the IR after each pass parses back into the same IR")(
+      "stack-mib", po::value(&stackMiB), "stack of the translating thread (tests)");
   po::options_description all;
   all.add(desc).add(hidden);
   po::positional_options_description pos;
@@ -89,10 +92,12 @@ int main(int argc, char **argv) {
   o.clangArgs.insert(o.clangArgs.end(), extra.begin(), extra.end());
   for (int i = ours + 1; i < argc; ++i)
     o.clangArgs.push_back(argv[i]);
-  try {
-    return tilec::translate(o);
-  } catch (const std::exception &e) {
-    std::cerr << "tilec: error: " << e.what() << "\n";
-    return 1;
-  }
+  return tilec::runWithLargeStack(std::size_t(stackMiB) << 20, [&]() -> int {
+    try {
+      return tilec::translate(o);
+    } catch (const std::exception &e) {
+      std::cerr << "tilec: error: " << e.what() << "\n";
+      return 1;
+    }
+  });
 }

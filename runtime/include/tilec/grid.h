@@ -23,6 +23,15 @@ template <class I> constexpr I next_power_of_2(I n) {
   return p;
 }
 
+/// The most elements a tile may have (as Triton's TRITON_MAX_TENSOR_NUMEL).
+inline constexpr int64_t kMaxTileElems = int64_t(1) << 20;
+
+/// Whether `n` can be a tile dimension: a power of two, at most kMaxTileElems. The launchers
+/// tilec writes check the dimensions that depend on template parameters with it.
+constexpr bool valid_tile_dim(int64_t n) {
+  return n > 0 && n <= kMaxTileElems && (n & (n - 1)) == 0;
+}
+
 /// Per-launch options that are part of a kernel's specialization.
 struct LaunchOptions {
   int num_warps = 4;  ///< warps per program instance
