@@ -99,6 +99,22 @@ TEST(Autotune, ChoosesTheFastestConfig) {
   EXPECT_TRUE(h.log.empty()) << h.log[0]; // quiet unless TILEC_PRINT_AUTOTUNING is set
 }
 
+// A first timing that flatters a config (32 here, by 5%) is not the last word: configs within
+// 10% of the fastest are timed again in the opposite order, and the mean decides.
+TEST(Autotune, CloseRaceIsTimedAgain) {
+  tilec_test::ScopedCacheDir dir;
+  Harness h;
+  // Per timing, in order: 32, 64, 128 (first round), then 64 and 32 again (reversed).
+  const std::vector<double> sequence = {1.0, 1.05, 2.0, 1.05, 1.3};
+  h.how.launch = [&](const tilec::Config &) {
+    h.backend.next_ms = sequence.at(size_t(h.backend.timings - 1));
+  };
+  tilec::Autotuner tuner(kSource, three_blocks());
+  h.attach(tuner);
+  EXPECT_EQ(tuner.tune(key_for(1000), h.how)["BLOCK"], 64);
+  EXPECT_EQ(h.backend.timings, 5); // 128 (twice as slow) is not timed again
+}
+
 TEST(Autotune, SecondCallHitsMemoryAndOtherKeysTuneAgain) {
   tilec_test::ScopedCacheDir dir;
   Harness h;
