@@ -120,15 +120,17 @@ struct Op {
   std::string srcText; // the C++ expression this op came from (for comments)
   // Loads and stores (set by layout assignment): elements per vector access.
   SymExpr accessWidth = 1;
-  // Software pipelining (set by PipelineLoads). A For: its loads that feed tl::dot are
-  // copied to shared memory NUM_STAGES - 1 iterations ahead (`pipelined`), and
-  // `producerCarried[i]` says carried variable i only serves those copies (pointers that
-  // advance). An op in such a loop's body: `stage` says which part of the iteration runs it.
+  // Software pipelining: what PipelineLoads decided, for LowerPipeline to carry out (no op
+  // has these after lower-pipeline). A For: its loads that feed tl::dot are to be copied to
+  // shared memory NUM_STAGES - 1 iterations ahead (`pipelined`), and `producerCarried[i]`
+  // says carried variable i only serves those copies (pointers that advance). An op in such
+  // a loop's body: `stage` says which part of the iteration runs it.
   bool pipelined = false;
   std::vector<bool> producerCarried;
   enum class Stage { Consumer, Producer, Both } stage = Stage::Consumer;
-  bool asyncCopy = false; // a Load whose tile goes to shared memory (cp.async)
-  // A Dot (set by FuseDotTranspose): operand i is given transposed ([K, M] for a, [N, K] for b).
+  bool asyncCopy = false; // a Load whose tile is to go to shared memory (an async copy)
+  // A Dot (set by FuseDotTranspose, TransposeLoads, KMajorOperands): operand i is given
+  // transposed ([K, M] for a, [N, K] for b).
   bool dotTransposed[2] = {false, false};
   // A Dot (set by DotOperandsInRegisters): a is read from registers, in the mma layout.
   bool dotRegistersA = false;

@@ -115,6 +115,28 @@ std::string verifyKernel(const Kernel &k) {
       err = std::string(opKindName(op.kind)) + " has no result";
     if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !op.operands[0]->type.pointer)
       err = std::string(opKindName(op.kind)) + " of a non-pointer";
+    // The schedule's shared-memory ops: rings are rank 3 (stages first), stages and buffers
+    // rank 2; copies go from pointer tiles into a stage.
+    auto smemOfRank = [](const Value *v, size_t rank) {
+      return v->type.shared && v->type.shape.size() == rank;
+    };
+    if (op.kind == OpKind::StageView &&
+        (op.operands.size() != 2 || !smemOfRank(op.operands[0], 3) ||
+         !op.operands[1]->type.isScalar() || !op.result || !smemOfRank(op.result, 2)))
+      err = "stage_view takes a ring (smem, rank 3) and a scalar stage, and gives an smem tile";
+    if (op.kind == OpKind::AsyncCopy &&
+        (op.operands.size() < 2 || !smemOfRank(op.operands[0], 2) ||
+         !op.operands[1]->type.pointer || !op.operands[1]->type.isTile()))
+      err = "async_copy copies a pointer tile (operand 1) into an smem tile (operand 0)";
+    if (op.kind == OpKind::SmemTranspose &&
+        (op.operands.size() != 2 || !smemOfRank(op.operands[0], 2) ||
+         !smemOfRank(op.operands[1], 2) ||
+         !op.operands[0]->type.shape[0].sameAs(op.operands[1]->type.shape[1]) ||
+         !op.operands[0]->type.shape[1].sameAs(op.operands[1]->type.shape[0])))
+      err = "smem_transpose writes an smem tile [K, N] into an smem tile [N, K]";
+    if ((op.kind == OpKind::SmemRing && (!op.result || !smemOfRank(op.result, 3))) ||
+        (op.kind == OpKind::SmemBuffer && (!op.result || !smemOfRank(op.result, 2))))
+      err = std::string(opKindName(op.kind)) + " gives an smem value of the wrong rank";
     bool controlFlow = op.kind == OpKind::For || op.kind == OpKind::If;
     for (auto &r : op.regions)
       if ((controlFlow || (op.kind == OpKind::While && r != op.regions[0])) &&
