@@ -423,11 +423,22 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
     }
     if (rejectedDecl(d))
       return nullptr;
-    if (!ref->isValueDependent()) {
+    // A constant from outside the kernel (a constexpr or const global, an enumerator, a
+    // static data member): its value, written into the kernel, since the .cu does not have
+    // the declarations of the input file.
+    if (!ref->isValueDependent() &&
+        (ref->getType()->isArithmeticType() || ref->getType()->isEnumeralType())) {
       Expr::EvalResult r;
-      if (ref->EvaluateAsInt(r, ctx_)) {
+      if (ref->EvaluateAsRValue(r, ctx_) && (r.Val.isInt() || r.Val.isFloat())) {
         auto t = mapElemType(ref->getType(), ref->getBeginLoc());
-        return t ? constant(SymExpr(r.Val.getInt().getExtValue()), *t, e) : nullptr;
+        if (!t)
+          return nullptr;
+        if (r.Val.isInt())
+          return constant(SymExpr(r.Val.getInt().getExtValue()), *t, e);
+        Op *op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
+        op->attrs.push_back(
+            SymExpr::expr(floatLiteral(r.Val.getFloat().convertToDouble(), *t), true));
+        return op->result;
       }
     }
     error(e, "'" + d->getNameAsString() +

@@ -77,6 +77,10 @@ std::optional<ElemType> Lowerer::mapElemType(QualType qt, SourceLocation loc) {
   }
   if (auto s = storageType(t))
     return s;
+  // An enumeration (its enumerators are folded to their values): its integer type.
+  if (auto *et = t->getAs<EnumType>())
+    if (QualType underlying = et->getDecl()->getIntegerType(); !underlying.isNull())
+      return mapElemType(underlying, loc);
   error(loc, "unsupported element type '" + qt.getAsString() + "' (" + t->getTypeClassName() + ")");
   return std::nullopt;
 }
