@@ -20,6 +20,7 @@
 #include "transforms/KMajorOperands.h"
 #include "transforms/LayoutAssignment.h"
 #include "transforms/LowerPipeline.h"
+#include "transforms/OrderMemoryAccesses.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
 #include "transforms/TransposeLoads.h"
@@ -86,6 +87,10 @@ const std::vector<PassInfo> &passTable() {
        "offsets of the stage rings and local_alloc buffers in dynamic shared memory "
        "(transforms/AllocateSharedMemory.cpp)",
        infallible<runAllocateSharedMemory>},
+      {"order-memory",
+       "barriers between accesses other threads make to the same global memory, one writing "
+       "(transforms/OrderMemoryAccesses.cpp)",
+       infallible<runOrderMemoryAccesses>},
   };
   return table;
 }

@@ -30,4 +30,6 @@ TILEC_KERNEL void scale(const float *x, float *out, int n) {
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR:      // -----// IR after allocate-smem //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after order-memory //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR-NOT:  // -----//

@@ -1,7 +1,8 @@
-// tl::device_print and tl::device_assert -> tile IR.
+// tl::device_print, tl::device_assert and tl::debug_barrier -> tile IR.
 //
 //   tl::device_print("x", t, s)        print "x" %5:t, %6:s
 //   tl::device_assert(v > 0, "msg")    assert "msg" %8
+//   tl::debug_barrier()                barrier
 #include "frontend/Lowerer.h"
 
 namespace tilec {
@@ -9,7 +10,7 @@ namespace tilec {
 using namespace clang;
 
 bool Lowerer::isDebugOpName(const std::string &n) {
-  return n == "device_print" || n == "device_assert";
+  return n == "device_print" || n == "device_assert" || n == "debug_barrier";
 }
 
 /// The text of a string literal argument (the message), or nullopt after an error.
@@ -38,6 +39,11 @@ void Lowerer::lowerDebugOp(const CallExpr *call, const Callee &c) {
       values.push_back(v);
     }
     emit(OpKind::Print, values, Type{}, call, /*hasResult=*/false)->opcode = *msg;
+    return;
+  }
+  if (c.name == "debug_barrier") {
+    if (wantArgs(call, c, 0, 0))
+      emit(OpKind::Barrier, {}, Type{}, call, /*hasResult=*/false);
     return;
   }
   if (!wantArgs(call, c, 2, 2))

@@ -1,10 +1,12 @@
-// tilec/tl/debug.h - device_print and device_assert.
+// tilec/tl/debug.h - device_print, device_assert and debug_barrier.
 //
 // device_print("x", t) writes one line per element to stdout, as Triton's GPU print does:
 //   pid (0, 2, 0) idx (3, 1) x: 1.5
 // (a scalar has no idx part; with several operands each line names its operand).
 // device_assert(cond, "msg") checks every lane of cond and throws tl::device_assert_error
 // naming the program and the first failing element. The interpreter always checks.
+// debug_barrier() is Triton's tl.debug_barrier: on the GPU every thread of the program reaches
+// it before any goes on, and the memory accesses before it are seen by all threads after it.
 #pragma once
 
 #include <tilec/tl/program.h>
@@ -89,5 +91,11 @@ template <class C> void device_assert(const C &cond, const char *msg) {
     }
   }
 }
+
+/// Orders the program's memory accesses across its threads on the GPU: what any thread wrote
+/// before it (a tile store) is what every thread reads or overwrites after it (a scalar store
+/// to one of those elements, a load of them). The interpreter runs a program's elements in
+/// order, so it has nothing to wait for.
+inline void debug_barrier() {}
 
 } // namespace tl
