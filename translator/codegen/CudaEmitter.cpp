@@ -157,6 +157,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Barrier:
   case OpKind::SmemBuffer:
   case OpKind::SmemTranspose:
+  case OpKind::StaticAssert:
     break;
   }
   return "/*unreachable*/";
@@ -195,7 +196,7 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitRelayout(op);
   if (op.kind == OpKind::Scan)
     return emitScan(op);
-  if (op.kind == OpKind::Print || op.kind == OpKind::Assert)
+  if (op.kind == OpKind::Print || op.kind == OpKind::Assert || op.kind == OpKind::StaticAssert)
     return emitDebug(op);
   if (op.kind == OpKind::Atomic)
     return emitAtomic(op);

@@ -4,37 +4,22 @@
 //   tl::device_print("v", v)   if (L0::owner(tid)) for (i ...)
 //                                tilec::device_print("v", L0::row(tid, i), L0::col(tid, i), v[i]);
 #include "codegen/KernelEmitter.h"
+#include "ir/PrintedForm.h"
 
 #include <cstdio>
 
 namespace tilec {
 namespace emit {
 
-/// `s` as a C string literal.
-static std::string cString(const std::string &s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\')
-      out += std::string("\\") + char(c);
-    else if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\%03o", c); // octal: never swallows a following digit
-      out += buf;
-    } else
-      out += char(c);
-  }
-  return out + "\"";
-}
-
 void KernelEmitter::emitDebug(const Op &op) {
   comment(op);
+  if (op.kind == OpKind::StaticAssert) {
+    *out_ << "  static_assert(" << op.attrs[0].str() << ", " << quoted(op.opcode) << ");\n";
+    return;
+  }
   bool print = op.kind == OpKind::Print;
   std::string where =
-      cString(o_.inputName) + ", " + std::to_string(op.line) + ", " + cString(k_.name);
+      quoted(o_.inputName) + ", " + std::to_string(op.line) + ", " + quoted(k_.name);
   for (size_t k = 0; k < op.operands.size(); ++k) {
     const Value *v = op.operands[k];
     std::string prefix = op.opcode;
@@ -42,11 +27,11 @@ void KernelEmitter::emitDebug(const Op &op) {
       prefix += " (operand " + std::to_string(k) + ")";
     if (v->type.isScalar()) {
       if (print)
-        *out_ << "  if (tid == 0) tilec::device_print(" << cString(prefix) << ", " << elem(v, "0")
+        *out_ << "  if (tid == 0) tilec::device_print(" << quoted(prefix) << ", " << elem(v, "0")
               << ");\n";
       else
         *out_ << "  if (tid == 0 && !(" << elem(v, "0") << ")) tilec::device_assert_fail("
-              << cString(op.opcode) << ", " << where << ", 0);\n";
+              << quoted(op.opcode) << ", " << where << ", 0);\n";
       continue;
     }
     std::string L = layoutOf(v);
@@ -68,11 +53,11 @@ void KernelEmitter::emitDebug(const Op &op) {
     *out_ << "#pragma unroll\n";
     *out_ << "    for (int i = 0; i < " << L << "::ELEMS; ++i)\n";
     if (print)
-      *out_ << "      tilec::device_print(" << cString(prefix) << ", " << at << ", " << elem(v, "i")
+      *out_ << "      tilec::device_print(" << quoted(prefix) << ", " << at << ", " << elem(v, "i")
             << ");\n";
     else
       *out_ << "      if (!(" << elem(v, "i") << ")) tilec::device_assert_fail("
-            << cString(op.opcode) << ", " << where << ", tilec::linear_index<" << L
+            << quoted(op.opcode) << ", " << where << ", tilec::linear_index<" << L
             << ">(tid, i));\n";
   }
 }

@@ -4,6 +4,7 @@
 #include "analysis/AxisInfo.h"
 #include "codegen/Codegen.h"
 #include "codegen/LauncherNames.h"
+#include "ir/PrintedForm.h"
 
 #include <cctype>
 #include <set>
@@ -96,6 +97,12 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     for (const std::string &d : symbolicDims(*k))
       os << "  static_assert(tilec::valid_tile_dim(" << d << "), \"" << k->name
          << ": tile dimension " << d << " must be a power of two <= 2^20\");\n";
+    // The kernel's own static_asserts, so that a call with values they refuse does not compile.
+    walk(*k, [&](const Op &op) {
+      if (op.kind == OpKind::StaticAssert)
+        os << "  static_assert(" << op.attrs[0].str() << ", " << quoted(k->name + ": " + op.opcode)
+           << ");\n";
+    });
     os << "  static tilec::Kernel " << n.kernel << "(" << ns << "::source, \"" << k->name
        << "\", \"" << templateKinds(*k) << "\");\n";
     os << "  tilec::SpecKey " << n.key << ";\n";

@@ -132,6 +132,7 @@ public:
   // --- tl::device_print, tl::device_assert (DebugOps.cpp) ---
   static bool isDebugOpName(const std::string &name);
   void lowerDebugOp(const clang::CallExpr *call, const Callee &callee);
+  void lowerStaticAssert(const clang::StaticAssertDecl *sa);
 
   // --- reductions, scans, random numbers, atomics (TileOps.cpp) ---
   static bool isTileOpName(const std::string &name);

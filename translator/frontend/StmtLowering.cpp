@@ -4,6 +4,8 @@
 // supported yet rather than translated wrongly.
 #include "frontend/Lowerer.h"
 
+#include <clang/Basic/SourceManager.h>
+
 namespace tilec {
 
 using namespace clang;
@@ -25,8 +27,12 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
     return;
   if (auto *ds = dyn_cast<DeclStmt>(s)) {
     for (const Decl *d : ds->decls()) {
-      if (isa<StaticAssertDecl>(d) || isa<TypedefNameDecl>(d))
-        continue; // checked by the host compiler; nothing to translate
+      if (auto *sa = dyn_cast<StaticAssertDecl>(d)) {
+        lowerStaticAssert(sa);
+        continue;
+      }
+      if (isa<TypedefNameDecl>(d))
+        continue; // nothing to translate
       auto *vd = dyn_cast<VarDecl>(d);
       if (!vd) {
         error(d->getBeginLoc(),
@@ -101,7 +107,11 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
   if (lhsExpr) {
     auto *lhs = dyn_cast<DeclRefExpr>(lhsExpr->IgnoreParenImpCasts());
     if (!lhs || !vars_.count(lhs->getDecl())) {
-      if (!lhs || !rejectedDecl(lhs->getDecl()))
+      // A local whose initializer failed has been reported already: its later assignments
+      // are not a second mistake.
+      auto *local = lhs ? dyn_cast<VarDecl>(lhs->getDecl()) : nullptr;
+      bool reported = local && local->isLocalVarDecl() && failed_;
+      if (!reported && (!lhs || !rejectedDecl(lhs->getDecl())))
         error(lhsExpr, "only local variables can be assigned");
       return;
     }
@@ -200,6 +210,64 @@ bool Lowerer::assign(const ValueDecl *var, Value *v, const Stmt *at) {
   nameValue(v, var->getNameAsString());
   vars_[var] = v;
   return true;
+}
+
+/// Whether `e` uses only what the generated kernel has too: literals, operators, casts to
+/// arithmetic types, template parameters and sizeof of types. Names anything else in `what`.
+static bool onlyTemplateParameters(const Expr *e, std::string &what) {
+  e = e->IgnoreParens();
+  if (isa<IntegerLiteral, CXXBoolLiteralExpr, FloatingLiteral, CharacterLiteral>(e))
+    return true;
+  if (auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    if (isa<NonTypeTemplateParmDecl>(ref->getDecl()))
+      return true;
+    what = "'" + ref->getDecl()->getNameAsString() + "'";
+    return false;
+  }
+  if (auto *t = dyn_cast<UnaryExprOrTypeTraitExpr>(e))
+    return t->isArgumentType() || onlyTemplateParameters(t->getArgumentExpr(), what);
+  if (auto *c = dyn_cast<CastExpr>(e)) {
+    if (!c->getType()->isArithmeticType() && !c->getType()->isBooleanType()) {
+      what = "a cast to '" + c->getType().getAsString() + "'";
+      return false;
+    }
+    return onlyTemplateParameters(c->getSubExpr(), what);
+  }
+  if (isa<BinaryOperator, UnaryOperator, ConditionalOperator>(e)) {
+    for (const Stmt *child : e->children())
+      if (!onlyTemplateParameters(cast<Expr>(child), what))
+        return false;
+    return true;
+  }
+  what = std::string("'") + e->getStmtClassName() + "'";
+  if (isa<CallExpr>(e))
+    what = "a function call";
+  return false;
+}
+
+/// A static_assert in a kernel: one that depends on template parameters is kept in the
+/// generated kernel and in its launcher, so that a specialization it refuses does not compile
+/// on the GPU either (the host compiler checks the others, and the interpreter all of them).
+void Lowerer::lowerStaticAssert(const StaticAssertDecl *sa) {
+  const Expr *cond = sa->getAssertExpr();
+  if (!cond->isValueDependent())
+    return; // already checked where the kernel source is compiled
+  auto *msgLit = dyn_cast_or_null<StringLiteral>(sa->getMessage());
+  std::string what;
+  if (!onlyTemplateParameters(cond, what)) {
+    error(cond, "a static_assert in a kernel may use template parameters, literals, operators "
+                "and sizeof only (it is checked where the kernel is compiled for the GPU), not " +
+                    what + "; check the rest in host code");
+    return;
+  }
+  std::string message = msgLit ? msgLit->getString().str() : sourceText(cond->getSourceRange());
+  Op *op = emit(OpKind::StaticAssert, {}, Type{}, nullptr, /*hasResult=*/false);
+  op->opcode = message;
+  op->attrs.push_back(SymExpr::expr(sourceText(cond->getSourceRange()), true));
+  auto &sm = ctx_.getSourceManager();
+  op->loc = sm.getExpansionLoc(sa->getBeginLoc());
+  op->line = sm.getPresumedLineNumber(op->loc);
+  op->srcText = sourceText(sa->getSourceRange());
 }
 
 } // namespace tilec

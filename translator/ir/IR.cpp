@@ -74,6 +74,8 @@ const char *opKindName(OpKind k) {
     return "smem_buffer";
   case OpKind::SmemTranspose:
     return "smem_transpose";
+  case OpKind::StaticAssert:
+    return "static_assert";
   case OpKind::Print:
     return "print";
   case OpKind::Assert:

@@ -61,6 +61,8 @@ enum class OpKind {
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;
                  // attr[0] its byte offset (set by allocate-smem)
   SmemTranspose, // writes smem tile operand 0 ([K, N]) transposed into operand 1 ([N, K])
+  StaticAssert,  // a static_assert over template parameters: `opcode` the message, attr[0]
+                 // the condition as C++ (checked where the kernel is compiled for the GPU)
   Print,         // tl::device_print: `opcode` the message; operands: the values printed
   Assert,        // tl::device_assert: `opcode` the message; operand: the condition
   For,           // operands: lower, upper, step, carried inits; region 0 args: induction var,

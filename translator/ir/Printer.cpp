@@ -108,7 +108,7 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::Print || op.kind == OpKind::Assert ||
                     op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
                     op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier ||
-                    op.kind == OpKind::SmemTranspose;
+                    op.kind == OpKind::SmemTranspose || op.kind == OpKind::StaticAssert;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
