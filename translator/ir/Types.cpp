@@ -106,6 +106,15 @@ std::string ElemType::sizeofExpr() const {
 static ElemType promoteWithParam(const ElemType &a, const ElemType &b) {
   if (a == b)
     return a;
+  // Promotion is a join: promoting with a type already in a promotion changes nothing
+  // (promote_t<promote_t<T, float>, T> is promote_t<T, float>).
+  auto absorbs = [](const ElemType &p, const ElemType &t) {
+    return p.form == ElemType::Form::Promote && (*p.lhs == t || *p.rhs == t);
+  };
+  if (absorbs(a, b))
+    return a;
+  if (absorbs(b, a))
+    return b;
   ElemType t;
   t.form = ElemType::Form::Promote;
   t.lhs = std::make_shared<ElemType>(a);
