@@ -14,9 +14,7 @@ endfunction()
 
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-# One architecture is enough to show that the nvcc build compiles and links.
-set(configure_args -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=${NVCC}
-                   -DTILEC_AOT_ARCHITECTURES=80)
+set(configure_args -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=${NVCC})
 
 if(HOW STREQUAL "install")
   # Install, then move the prefix: the package must not depend on where it was installed.
@@ -75,5 +73,19 @@ foreach(program vadd_nvrtc vadd_nvcc)
   message(STATUS "${program}: ${out}")
   if(NOT out MATCHES "ok: 1000 sums \\(interpreter\\)")
     message(FATAL_ERROR "${program} --interpreter printed:\n${out}")
+  endif()
+endforeach()
+# On a GPU machine the GPU path too (the nvcc build must launch nvcc's kernel); without a GPU
+# the programs say so and exit 77.
+foreach(command "vadd_nvrtc" "vadd_nvcc;--expect-aot")
+  list(TRANSFORM command PREPEND ${WORK}/build/ AT 0)
+  # A cache of its own: a kernel from an earlier run's disk cache would count as NVRTC's.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env TILEC_CACHE_DIR=${WORK}/cache ${command}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  string(JOIN " " shown ${command})
+  message(STATUS "${shown}: ${out}")
+  if(NOT (rc EQUAL 0 AND out MATCHES "ok: 1000 sums \\(GPU\\)")
+     AND NOT (rc EQUAL 77 AND out MATCHES "SKIPPED: no GPU"))
+    message(FATAL_ERROR "${shown} exited ${rc}:\n${out}")
   endif()
 endforeach()
