@@ -5,8 +5,13 @@
 #
 # Each kernel source k.cpp becomes ${CMAKE_CURRENT_BINARY_DIR}/tilec_gen/<target>/k.cu and
 # k.tilec.h (the launcher header, which embeds the CUDA text for NVRTC). That folder is added
-# to <target>'s include directories and <target> links tilec_runtime, so `#include
+# to <target>'s include directories and <target> links tilec::runtime, so `#include
 # "k.tilec.h"` is all a program needs.
+#
+# The same file serves tilec's own build, a parent project that adds tilec with
+# add_subdirectory/FetchContent, and an installed tilec (find_package): it relies on targets
+# (tilec::tilec, tilec::runtime, tilec::device, CUDA::cudart) and cache variables only,
+# never on variables of the directory that included it.
 #
 # MODE nvcc (default nvrtc) also compiles the listed specializations ahead of time: the
 # translator writes k.aot.cu (registers them with tilec::register_aot_kernel at static-init
@@ -26,7 +31,7 @@ set(TILEC_AOT_ARCHITECTURES "90a;80" CACHE STRING "GPU architectures for MODE nv
 # Sets <out> to TRUE when kernels can be generated: either the translator target exists or a
 # folder of pre-generated sources was given. Callers skip their kernel targets otherwise.
 function(tilec_kernels_available out)
-  if(TARGET tilec OR TILEC_PREGENERATED_DIR)
+  if(TARGET tilec::tilec OR TILEC_PREGENERATED_DIR)
     set(${out} TRUE PARENT_SCOPE)
   else()
     set(${out} FALSE PARENT_SCOPE)
@@ -45,6 +50,9 @@ function(tilec_configure_cuda_target target)
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF CUDA_STANDARD 17
                                              CUDA_RUNTIME_LIBRARY Shared)
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${flags}>")
+  if(NOT TARGET CUDA::cudart) # a caller that is neither tilec nor found it through tilec
+    find_package(CUDAToolkit REQUIRED)
+  endif()
   target_link_libraries(${target} PRIVATE CUDA::cudart)
 endfunction()
 
@@ -65,7 +73,7 @@ function(tilec_add_kernels target)
   if(ARG_SPECIALIZE AND ARG_MODE STREQUAL "nvrtc")
     message(WARNING "tilec_add_kernels(${target}): SPECIALIZE only matters in MODE nvcc")
   endif()
-  if(NOT TARGET tilec AND NOT TILEC_PREGENERATED_DIR)
+  if(NOT TARGET tilec::tilec AND NOT TILEC_PREGENERATED_DIR)
     message(FATAL_ERROR "tilec_add_kernels(${target}): no translator (target 'tilec') and no "
                         "TILEC_PREGENERATED_DIR; build with TILEC_BUILD_TRANSLATOR=ON or run "
                         "scripts/pregenerate.sh and pass its folder")
@@ -82,7 +90,21 @@ function(tilec_add_kernels target)
   endif()
 
   # The translator parses the vocabulary headers: their changes re-translate (no depfile yet).
-  file(GLOB_RECURSE vocabulary CONFIGURE_DEPENDS ${TILEC_RUNTIME_INCLUDE_DIR}/tilec/*.h)
+  # In tilec's source tree they sit beside this file's folder; installed, they change only
+  # with the translator, which is a dependency anyway.
+  set(vocabulary "")
+  set(source_vocabulary ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../runtime/include)
+  if(EXISTS ${source_vocabulary}/tilec/tl.h)
+    file(GLOB_RECURSE vocabulary CONFIGURE_DEPENDS ${source_vocabulary}/tilec/*.h)
+  endif()
+  # A built translator is a target-level dependency; an imported one (installed, or
+  # TILEC_TRANSLATOR) a file dependency.
+  if(TARGET tilec::tilec)
+    get_target_property(translator tilec::tilec ALIASED_TARGET)
+    if(NOT translator)
+      set(translator $<TARGET_FILE:tilec::tilec>)
+    endif()
+  endif()
 
   set(generated "")
   set(aot_sources "")
@@ -95,11 +117,11 @@ function(tilec_add_kernels target)
       list(APPEND aot_sources ${gen_dir}/${stem}.aot.cu)
     endif()
 
-    if(TARGET tilec)
+    if(TARGET tilec::tilec)
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND $<TARGET_FILE:tilec> -o ${gen_dir} ${aot_args} ${src_abs}
-        DEPENDS ${src_abs} tilec ${vocabulary}
+        COMMAND $<TARGET_FILE:tilec::tilec> -o ${gen_dir} ${aot_args} ${src_abs}
+        DEPENDS ${src_abs} ${translator} ${vocabulary}
         COMMENT "tilec: translating ${src} for ${target}"
         VERBATIM)
     else()
@@ -112,7 +134,7 @@ function(tilec_add_kernels target)
   target_sources(${target} PRIVATE ${generated})
   set_source_files_properties(${generated} PROPERTIES GENERATED TRUE HEADER_FILE_ONLY TRUE)
   target_include_directories(${target} PRIVATE ${gen_dir})
-  target_link_libraries(${target} PRIVATE tilec_runtime)
+  target_link_libraries(${target} PRIVATE tilec::runtime)
 
   if(ARG_MODE STREQUAL "nvcc")
     _tilec_add_aot_sources(${target} "${aot_sources}")
@@ -150,9 +172,8 @@ function(_tilec_add_aot_sources target aot_sources)
                         "in this directory first")
   endif()
   set_source_files_properties(${aot_sources} PROPERTIES HEADER_FILE_ONLY FALSE LANGUAGE CUDA)
-  # The generated .cu includes the device library; only CUDA sources need it.
-  target_include_directories(
-    ${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${TILEC_TEMPLATES_DIR};${TILEC_RUNTIME_INCLUDE_DIR}>")
+  # The generated .cu includes the device library (for CUDA sources only, see tilec::device).
+  target_link_libraries(${target} PRIVATE tilec::device)
   tilec_configure_cuda_target(${target})
 endfunction()
 
@@ -161,6 +182,9 @@ endfunction()
 macro(tilec_enable_cuda)
   if(NOT CMAKE_CUDA_COMPILER AND CUDAToolkit_NVCC_EXECUTABLE)
     set(CMAKE_CUDA_COMPILER ${CUDAToolkit_NVCC_EXECUTABLE})
+  elseif(NOT CMAKE_CUDA_COMPILER AND TILEC_NVCC_EXECUTABLE)
+    # A parent project of tilec's: FindCUDAToolkit's variables stayed in tilec's directory.
+    set(CMAKE_CUDA_COMPILER ${TILEC_NVCC_EXECUTABLE})
   endif()
   enable_language(CUDA)
 endmacro()

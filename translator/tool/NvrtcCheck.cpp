@@ -1,4 +1,5 @@
 #include "tool/NvrtcCheck.h"
+#include "tool/Resources.h"
 
 #include <nvrtc.h>
 
@@ -23,7 +24,7 @@ std::string nvrtcCheck(const std::string &cuda, const std::string &sourceName,
   std::vector<std::string> opts = {
       "--gpu-architecture=" + arch,
       "-std=c++17",
-      "-I" + envOr("TILEC_TEMPLATES_DIR", TILEC_TEMPLATES_DIR),
+      "-I" + resources().templates,
       "-I" + cudaInclude,
       "-I" + cudaInclude + "/cccl",
   };

@@ -6,6 +6,7 @@
 #include "frontend/Frontend.h"
 #include "tool/InputNames.h"
 #include "tool/NvrtcCheck.h"
+#include "tool/Resources.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -223,18 +224,21 @@ private:
   bool &failed_;
 };
 
-std::string envOr(const char *var, const char *fallback) {
-  const char *v = std::getenv(var);
-  return v && *v ? v : fallback;
-}
-
 } // namespace
 
 int translate(const TranslateOptions &o) {
   // Arguments every parse needs: C++20, the vocabulary header, clang's own headers.
-  std::vector<std::string> base = {
-      "-xc++", "-std=c++20", "-I" + envOr("TILEC_INCLUDE_DIR", TILEC_RUNTIME_INCLUDE_DIR),
-      "-resource-dir=" TILEC_CLANG_RESOURCE_DIR, "-Wno-unused-command-line-argument"};
+  const Resources &res = resources();
+  if (res.include.empty() || res.clangResource.empty()) {
+    std::cerr << "tilec: error: incomplete installation: tilec/tl.h belongs in <prefix>/include "
+                 "and clang's headers in <prefix>/lib/tilec/clang/include, where <prefix> is "
+                 "the folder above the one holding tilec ($TILEC_INCLUDE_DIR overrides the "
+                 "first)\n";
+    return 1;
+  }
+  std::vector<std::string> base = {"-xc++", "-std=c++20", "-I" + res.include,
+                                   "-resource-dir=" + res.clangResource,
+                                   "-Wno-unused-command-line-argument"};
   std::unique_ptr<tooling::CompilationDatabase> db;
   if (!o.buildDir.empty()) {
     std::string err;

@@ -4,6 +4,8 @@
 #include "tool/Translate.h"
 
 #include <boost/program_options.hpp>
+#include <llvm/Config/llvm-config.h>
+#include <nvrtc.h>
 
 #include <cstring>
 #include <iostream>
@@ -23,9 +25,10 @@ int main(int argc, char **argv) {
   std::string std = "c++20";
   std::string arch = o.target.arch;
   po::options_description desc("usage: tilec [options] <input.cpp>... [-- <clang args>]\noptions");
-  desc.add_options()("help,h",
-                     "show this help")("output,o", po::value(&o.outputDir),
-                                       "output folder for <stem>.cu, <stem>.tilec.h (default .)")(
+  desc.add_options()("help,h", "show this help")(
+      "version", "print the versions of tilec, of the LLVM it parses with and of NVRTC")(
+      "output,o", po::value(&o.outputDir),
+      "output folder for <stem>.cu, <stem>.tilec.h (default .)")(
       "include,I", po::value(&includes)->composing(),
       "add an include folder")("define,D", po::value(&defines)->composing(), "define a macro")(
       "std", po::value(&std), "C++ standard of the input (default c++20)")(
@@ -62,6 +65,13 @@ int main(int argc, char **argv) {
   }
   if (vm.count("help")) {
     std::cout << desc << "\npasses (--dump-after), in pipeline order:\n" << tilec::passHelp();
+    return 0;
+  }
+  if (vm.count("version")) {
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    std::cout << "tilec " TILEC_VERSION "\nLLVM " LLVM_VERSION_STRING "\nCUDA (NVRTC) " << major
+              << "." << minor << "\n";
     return 0;
   }
   if (o.inputs.empty()) {
