@@ -2,6 +2,7 @@
 // each config, keep the fastest in memory and on disk.
 #include "autotune_internal.h"
 #include "autotune_record.h"
+#include "disk_cache.h"
 #include "hash.h"
 #include "stats.h"
 
@@ -149,7 +150,8 @@ struct SavedBuffers {
 detail::Hash128 Autotuner::Impl::disk_key(const std::string &device,
                                           const std::string &key_text) const {
   detail::Hasher h;
-  h.feed("tilec autotune").feed_u64(detail::kTuneRecordVersion).feed(device);
+  h.feed("tilec autotune").feed_u64(detail::kTuneRecordVersion).feed(detail::tilec_version());
+  h.feed(device);
   h.feed_u64(source_hash.hi).feed_u64(source_hash.lo).feed(spec.kernel);
   for (const Config &c : spec.configs) // other configs may have another winner
     h.feed(c.str());
@@ -159,7 +161,7 @@ detail::Hash128 Autotuner::Impl::disk_key(const std::string &device,
 int Autotuner::Impl::from_disk(const std::string &dir, const detail::Hash128 &dk,
                                const std::string &key_text) {
   detail::TuneRecord r;
-  switch (detail::load_tune_record(dir, dk, r)) {
+  switch (detail::load_tune_record(dir, dk, source_hash, r)) {
   case detail::RecordLookup::Miss:
     return -1;
   case detail::RecordLookup::Rejected:
@@ -208,8 +210,8 @@ int Autotuner::Impl::decide_close_race(TuneBackend &b, const Tuning &how,
     }
     const double mean = (first_ms[size_t(i)] + again) / 2;
     if (print)
-      say(who + ": " + config_text(i, full[size_t(i)]) + ": again " + ms_text(again) +
-          ", mean " + ms_text(mean));
+      say(who + ": " + config_text(i, full[size_t(i)]) + ": again " + ms_text(again) + ", mean " +
+          ms_text(mean));
     if (mean < best_mean) {
       best_mean = mean;
       best = i;
@@ -346,7 +348,8 @@ const Config &Autotuner::tune(const SpecKey &key, const Tuning &how) {
   double ms = 0;
   index = t.measure(b, key_text, how, ms);
   detail::store_tune_record(dir, dk,
-                            {t.spec.kernel, key_text, t.spec.configs[size_t(index)].str(), ms});
+                            {t.spec.kernel, key_text, t.spec.configs[size_t(index)].str(), ms,
+                             detail::tilec_version(), t.source_hash});
   return t.remember(key, index);
 }
 

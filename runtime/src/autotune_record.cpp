@@ -1,5 +1,7 @@
 #include "autotune_record.h"
 
+#include "cache_trust.h"
+#include "disk_cache.h"
 #include "file_util.h"
 
 #include <cstdio>
@@ -27,8 +29,9 @@ bool single_line(const std::string &s) { return s.find('\n') == std::string::npo
 std::string body_of(const TuneRecord &r) {
   char ms[64];
   std::snprintf(ms, sizeof ms, "%.6g", r.ms);
-  return kHeader + std::to_string(kTuneRecordVersion) + "\nkernel " + r.kernel + "\nkey " + r.key +
-         "\nchoice " + r.choice + "\nms " + ms + "\n";
+  return kHeader + std::to_string(kTuneRecordVersion) + "\nrelease " + r.release + "\nsource " +
+         r.source.hex() + "\nkernel " + r.kernel + "\nkey " + r.key + "\nchoice " + r.choice +
+         "\nms " + ms + "\n";
 }
 
 } // namespace
@@ -44,18 +47,23 @@ std::string serialize_tune_record(const TuneRecord &r) {
 
 bool parse_tune_record(const std::string &text, TuneRecord &out) {
   size_t pos = 0;
-  std::string version, ms, check;
+  std::string version, source, ms, check;
   TuneRecord r;
   if (!take_line(text, pos, "tilec autotune", version) ||
-      version != std::to_string(kTuneRecordVersion) || !take_line(text, pos, "kernel", r.kernel) ||
-      !take_line(text, pos, "key", r.key) || !take_line(text, pos, "choice", r.choice) ||
-      !take_line(text, pos, "ms", ms))
+      version != std::to_string(kTuneRecordVersion) ||
+      !take_line(text, pos, "release", r.release) || !take_line(text, pos, "source", source) ||
+      !take_line(text, pos, "kernel", r.kernel) || !take_line(text, pos, "key", r.key) ||
+      !take_line(text, pos, "choice", r.choice) || !take_line(text, pos, "ms", ms))
     return false;
   const size_t body_end = pos;
   if (!take_line(text, pos, "check", check) || pos != text.size())
     return false;
   if (check != hash_bytes(text.data(), body_end).hex())
     return false;
+  if (source.size() != 32 || source.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return false;
+  r.source = {std::stoull(source.substr(0, 16), nullptr, 16),
+              std::stoull(source.substr(16), nullptr, 16)};
   char *end = nullptr;
   r.ms = std::strtod(ms.c_str(), &end);
   if (ms.empty() || *end != '\0' || !(r.ms >= 0))
@@ -64,19 +72,32 @@ bool parse_tune_record(const std::string &text, TuneRecord &out) {
   return true;
 }
 
-RecordLookup load_tune_record(const std::string &dir, const Hash128 &key, TuneRecord &out) {
+RecordLookup load_tune_record(const std::string &dir, const Hash128 &key, const Hash128 &source,
+                              TuneRecord &out) {
   std::string text;
-  if (!read_file(tune_record_path(dir, key), text))
+  switch (read_trusted_file(tune_record_path(dir, key), text)) {
+  case TrustedRead::Missing:
     return RecordLookup::Miss;
-  return parse_tune_record(text, out) ? RecordLookup::Hit : RecordLookup::Rejected;
+  case TrustedRead::Refused:
+    return RecordLookup::Rejected;
+  case TrustedRead::Ok:
+    break;
+  }
+  TuneRecord r;
+  // A well-formed record of another release or source was timed on other code.
+  if (!parse_tune_record(text, r) || r.release != tilec_version() || r.source != source)
+    return RecordLookup::Rejected;
+  out = r;
+  return RecordLookup::Hit;
 }
 
 bool store_tune_record(const std::string &dir, const Hash128 &key, const TuneRecord &r) {
-  if (!single_line(r.kernel) || !single_line(r.key) || !single_line(r.choice))
+  if (!single_line(r.kernel) || !single_line(r.key) || !single_line(r.choice) ||
+      !single_line(r.release))
     return false;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  return !ec && write_file_atomically(tune_record_path(dir, key), serialize_tune_record(r));
+  std::string why;
+  return make_private_dirs(dir, why) &&
+         write_file_atomically(tune_record_path(dir, key), serialize_tune_record(r));
 }
 
 } // namespace tilec::detail

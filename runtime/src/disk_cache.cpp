@@ -1,16 +1,23 @@
 #include "disk_cache.h"
 
+#include "cache_trust.h"
 #include "file_util.h"
 
 #include <tilec/runtime.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <set>
+
+#ifndef TILEC_VERSION
+#error "TILEC_VERSION must be defined by the build (the project version)"
+#endif
 
 namespace tilec {
 
@@ -37,10 +44,21 @@ struct EntryHeader {
   uint32_t version;
   uint32_t header_size;
   uint64_t key_hi, key_lo;
+  char tilec_version[16]; // NUL-padded
+  uint64_t source_hi, source_lo;
   uint64_t payload_size;
-  uint64_t checksum_hi, checksum_lo;
+  uint64_t checksum_hi, checksum_lo; // of the header before this field, then the payload
 };
-static_assert(sizeof(EntryHeader) == 56, "cache entry header layout");
+static_assert(sizeof(EntryHeader) == 88, "cache entry header layout");
+
+Hash128 entry_checksum(const EntryHeader &h, const char *payload, size_t size) {
+  return Hasher().feed(&h, offsetof(EntryHeader, checksum_hi)).feed(payload, size).finish();
+}
+
+void fill_version(char (&field)[16], const std::string &version) {
+  std::memset(field, 0, sizeof field);
+  std::memcpy(field, version.data(), std::min(version.size(), sizeof field - 1));
+}
 
 void put_u32(std::string &s, uint32_t x) { s.append(reinterpret_cast<const char *>(&x), 4); }
 
@@ -64,6 +82,12 @@ void mark_bad_dir(const std::string &dir, const std::string &why) {
 
 } // namespace
 
+const char *tilec_version() { return TILEC_VERSION; }
+
+EntryOrigin entry_origin(const std::string &source) {
+  return {tilec_version(), hash_bytes(source.data(), source.size())};
+}
+
 std::string cache_entry_path(const std::string &dir, const Hash128 &key) {
   return dir + "/" + key.hex() + ".tilec";
 }
@@ -72,20 +96,25 @@ std::string failed_source_path(const std::string &dir, const Hash128 &key) {
   return dir + "/failed/" + key.hex() + ".cu";
 }
 
-std::string serialize_entry(const Hash128 &key, const CompiledKernel &entry) {
+std::string serialize_entry(const Hash128 &key, const EntryOrigin &origin,
+                            const CompiledKernel &entry) {
   std::string payload;
   put_u32(payload, uint32_t(entry.lowered_name.size()));
   payload += entry.lowered_name;
   payload += entry.cubin;
-  Hash128 sum = hash_bytes(payload.data(), payload.size());
 
   EntryHeader h;
+  std::memset(&h, 0, sizeof h); // no uninitialized padding enters the checksum
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.version = kCacheFormatVersion;
   h.header_size = sizeof(EntryHeader);
   h.key_hi = key.hi;
   h.key_lo = key.lo;
+  fill_version(h.tilec_version, origin.tilec_version);
+  h.source_hi = origin.source.hi;
+  h.source_lo = origin.source.lo;
   h.payload_size = payload.size();
+  Hash128 sum = entry_checksum(h, payload.data(), payload.size());
   h.checksum_hi = sum.hi;
   h.checksum_lo = sum.lo;
   std::string out(reinterpret_cast<const char *>(&h), sizeof h);
@@ -93,10 +122,18 @@ std::string serialize_entry(const Hash128 &key, const CompiledKernel &entry) {
   return out;
 }
 
-CacheLookup cache_load(const std::string &dir, const Hash128 &key, CompiledKernel &out) {
+CacheLookup cache_load(const std::string &dir, const Hash128 &key, const EntryOrigin &origin,
+                       CompiledKernel &out) {
+  warn_if_shared(dir);
   std::string bytes;
-  if (!read_file(cache_entry_path(dir, key), bytes))
+  switch (read_trusted_file(cache_entry_path(dir, key), bytes)) {
+  case TrustedRead::Missing:
     return CacheLookup::Miss;
+  case TrustedRead::Refused:
+    return CacheLookup::Rejected;
+  case TrustedRead::Ok:
+    break;
+  }
   EntryHeader h;
   if (bytes.size() < sizeof h)
     return CacheLookup::Rejected;
@@ -106,7 +143,14 @@ CacheLookup cache_load(const std::string &dir, const Hash128 &key, CompiledKerne
       h.payload_size != bytes.size() - sizeof h)
     return CacheLookup::Rejected;
   const char *payload = bytes.data() + sizeof h;
-  if (hash_bytes(payload, h.payload_size) != Hash128{h.checksum_hi, h.checksum_lo})
+  if (entry_checksum(h, payload, h.payload_size) != Hash128{h.checksum_hi, h.checksum_lo})
+    return CacheLookup::Rejected;
+  // A well-formed entry made for another source or release (a stale or planted file whose
+  // checksum matches its own contents) is not this kernel.
+  char expected_version[16];
+  fill_version(expected_version, origin.tilec_version);
+  if (std::memcmp(h.tilec_version, expected_version, sizeof expected_version) != 0 ||
+      Hash128{h.source_hi, h.source_lo} != origin.source)
     return CacheLookup::Rejected;
   uint32_t name_size = 0;
   if (h.payload_size < 4)
@@ -121,16 +165,16 @@ CacheLookup cache_load(const std::string &dir, const Hash128 &key, CompiledKerne
   return CacheLookup::Hit;
 }
 
-bool cache_store(const std::string &dir, const Hash128 &key, const CompiledKernel &entry) {
+bool cache_store(const std::string &dir, const Hash128 &key, const EntryOrigin &origin,
+                 const CompiledKernel &entry) {
   if (is_bad_dir(dir))
     return false;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    mark_bad_dir(dir, ec.message());
+  std::string why;
+  if (!make_private_dirs(dir, why)) {
+    mark_bad_dir(dir, why);
     return false;
   }
-  if (!write_file_atomically(cache_entry_path(dir, key), serialize_entry(key, entry))) {
+  if (!write_file_atomically(cache_entry_path(dir, key), serialize_entry(key, origin, entry))) {
     mark_bad_dir(dir, std::strerror(errno));
     return false;
   }

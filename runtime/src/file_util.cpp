@@ -14,6 +14,12 @@ bool read_file(const std::string &path, std::string &out) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return false;
+  bool ok = read_all(fd, out);
+  ::close(fd);
+  return ok;
+}
+
+bool read_all(int fd, std::string &out) {
   out.clear();
   char buf[1 << 16];
   bool ok = true;
@@ -27,7 +33,6 @@ bool read_file(const std::string &path, std::string &out) {
       break;
     out.append(buf, size_t(n));
   }
-  ::close(fd);
   return ok;
 }
 
@@ -56,12 +61,13 @@ std::string parent_dir(const std::string &path) {
 } // namespace
 
 bool write_file_atomically(const std::string &path, const std::string &data) {
-  // Unique per process and call, so concurrent writers (threads or processes) never share
-  // a temporary file; the last rename wins and every candidate is complete.
+  // 0600: cache entries are private (see cache_trust.h). Unique per process and call, so concurrent
+  // writers (threads or processes) never share a temporary file; the last rename wins and every
+  // candidate is complete.
   static std::atomic<unsigned> counter{0};
   std::string tmp =
       path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
     return false;
   bool ok = write_all(fd, data.data(), data.size()) && ::fsync(fd) == 0;

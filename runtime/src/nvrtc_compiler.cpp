@@ -1,5 +1,6 @@
 #include "nvrtc_compiler.h"
 
+#include "cache_trust.h"
 #include "embedded_templates.h"
 #include "file_util.h"
 
@@ -51,8 +52,9 @@ std::string save_failed_source(const CompileJob &job, const std::string &wanted)
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!wanted.empty()) {
-    fs::create_directories(fs::path(wanted).parent_path(), ec);
-    if (write_file_atomically(wanted, job.source))
+    std::string why; // on failure the temp dir below is the answer
+    if (make_private_dirs(fs::path(wanted).parent_path().string(), why) &&
+        write_file_atomically(wanted, job.source))
       return wanted;
   }
   fs::path tmp = fs::temp_directory_path(ec) / ("tilec-" + fs::path(wanted).filename().string());

@@ -25,7 +25,7 @@ const Hash128 &templates_hash() {
 Hash128 spec_cache_key(const CompileJob &job) {
   static const std::string version = nvrtc_version();
   Hasher h;
-  h.feed_u64(kCacheFormatVersion).feed(version).feed(job.arch);
+  h.feed_u64(kCacheFormatVersion).feed(tilec_version()).feed(version).feed(job.arch);
   h.feed(job.source).feed(job.name_expression);
   for (const auto &flag : compile_flags(job))
     h.feed(flag);
@@ -38,8 +38,9 @@ Hash128 spec_cache_key(const CompileJob &job) {
 
 CompiledKernel compile_cached(const CompileJob &job, const std::string &cache_dir) {
   Hash128 key = spec_cache_key(job);
+  const EntryOrigin origin = entry_origin(job.source);
   CompiledKernel out;
-  switch (cache_load(cache_dir, key, out)) {
+  switch (cache_load(cache_dir, key, origin, out)) {
   case CacheLookup::Hit:
     bump(counters().disk_hits);
     return out;
@@ -51,7 +52,7 @@ CompiledKernel compile_cached(const CompileJob &job, const std::string &cache_di
   }
   out = compile_with_nvrtc(job, failed_source_path(cache_dir, key));
   bump(counters().nvrtc_compiles);
-  cache_store(cache_dir, key, out);
+  cache_store(cache_dir, key, origin, out);
   return out;
 }
 

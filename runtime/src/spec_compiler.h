@@ -10,7 +10,8 @@
 namespace tilec::detail {
 
 /// Hash of everything that determines the cubin: source text, name expression, compile
-/// flags, embedded and extra headers, NVRTC version, arch and the cache format version.
+/// flags, embedded and extra headers, NVRTC version, arch, the tilec version and the cache
+/// format version.
 Hash128 spec_cache_key(const CompileJob &job);
 
 /// The cubin for `job`, from `cache_dir`'s disk cache when a valid entry exists, else

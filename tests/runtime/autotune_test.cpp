@@ -18,6 +18,8 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/stat.h>
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -208,6 +210,62 @@ TEST(Autotune, CorruptRecordIsIgnoredAndRewritten) {
     std::string text(std::istreambuf_iterator<char>(in), {});
     EXPECT_TRUE(tilec::detail::parse_tune_record(text, r)) << "not rewritten:\n" << text;
   }
+}
+
+// Rewrites the one record in `dir` with `edit` applied (keeping a valid check line), then
+// tunes again; true when the record was refused and the configs timed again.
+template <class Edit> bool retunes_after(const std::string &dir, Edit edit) {
+  {
+    Harness h;
+    tilec::Autotuner tuner(kSource, three_blocks());
+    h.attach(tuner);
+    tuner.tune(key_for(1000), h.how);
+  }
+  std::string path = record_file(dir);
+  std::ifstream in(path);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  tilec::detail::TuneRecord r;
+  EXPECT_TRUE(tilec::detail::parse_tune_record(text, r)) << text;
+  edit(path, r);
+  auto before = tilec::runtime_stats();
+  Harness h;
+  tilec::Autotuner tuner(kSource, three_blocks());
+  h.attach(tuner);
+  EXPECT_EQ(tuner.tune(key_for(1000), h.how)["BLOCK"], 64);
+  bool rejected =
+      tilec::runtime_stats().autotune_disk_rejected == before.autotune_disk_rejected + 1;
+  return rejected && h.backend.timings > 0;
+}
+
+void rewrite_record(const std::string &path, const tilec::detail::TuneRecord &r) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      << tilec::detail::serialize_tune_record(r);
+}
+
+TEST(Autotune, RecordOfAnotherReleaseOrSourceIsRejected) {
+  tilec_test::ScopedCacheDir dir;
+  // The control: the record rewritten as it was is used.
+  EXPECT_FALSE(retunes_after(dir.path(), [](auto &path, auto r) { rewrite_record(path, r); }));
+  EXPECT_TRUE(retunes_after(dir.path(), [](auto &path, auto r) {
+    r.release = "0.0.1-old";
+    rewrite_record(path, r);
+  }));
+  EXPECT_TRUE(retunes_after(dir.path(), [](auto &path, auto r) {
+    r.source.lo ^= 1;
+    rewrite_record(path, r);
+  }));
+}
+
+TEST(Autotune, RecordAnotherUserCouldWriteIsRefusedWithAWarning) {
+  tilec_test::ScopedCacheDir dir;
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(retunes_after(dir.path(),
+                            [](auto &path, auto) { ASSERT_EQ(::chmod(path.c_str(), 0666), 0); }));
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("ignoring the cache entry '" + record_file(dir.path()) +
+                     "': it is writable by other users (mode 666)"),
+            std::string::npos)
+      << err;
 }
 
 TEST(Autotune, RecordWithAChoiceNotAmongTheConfigsIsRejected) {
@@ -479,8 +537,12 @@ TEST(AutotuneConfig, GridFromAGridOrAFunctionOfTheConfig) {
 }
 
 TEST(AutotuneRecord, RoundTripAndDamage) {
-  tilec::detail::TuneRecord r{"matmul", "T=tl::half, DIV16=0x1ff, M=4096",
-                              "BLOCK_M=128, num_warps=4, num_stages=3", 0.25};
+  tilec::detail::TuneRecord r{"matmul",
+                              "T=tl::half, DIV16=0x1ff, M=4096",
+                              "BLOCK_M=128, num_warps=4, num_stages=3",
+                              0.25,
+                              "1.2.3",
+                              tilec::detail::Hash128{0x0123456789abcdefull, 42}};
   std::string text = tilec::detail::serialize_tune_record(r);
   tilec::detail::TuneRecord back;
   ASSERT_TRUE(tilec::detail::parse_tune_record(text, back));
@@ -488,6 +550,8 @@ TEST(AutotuneRecord, RoundTripAndDamage) {
   EXPECT_EQ(back.key, r.key);
   EXPECT_EQ(back.choice, r.choice);
   EXPECT_DOUBLE_EQ(back.ms, 0.25);
+  EXPECT_EQ(back.release, "1.2.3");
+  EXPECT_EQ(back.source, r.source);
   for (size_t cut = 0; cut < text.size(); ++cut)
     EXPECT_FALSE(tilec::detail::parse_tune_record(text.substr(0, cut), back)) << cut;
   std::string edited = text;

@@ -162,7 +162,8 @@ TEST(DiskCache, EntryOfAnotherKeyIsRejected) {
   compile_cached(a, tilec::cache_dir());
   fs::copy_file(entry_file(a), entry_file(b)); // a valid entry under the wrong name
   CompiledKernel out;
-  EXPECT_EQ(cache_load(tilec::cache_dir(), spec_cache_key(b), out), CacheLookup::Rejected);
+  EXPECT_EQ(cache_load(tilec::cache_dir(), spec_cache_key(b), entry_origin(b.source), out),
+            CacheLookup::Rejected);
 }
 
 TEST(DiskCache, UnwritableFolderFallsBackToMemoryWithOneWarning) {

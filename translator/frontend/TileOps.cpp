@@ -124,7 +124,7 @@ Value *Lowerer::lowerScan(const CallExpr *call, const Callee &c, Value *t, int a
 
 Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
-  unsigned nargs = call->getNumArgs();
+  unsigned nargs = givenArgs(call); // defaulted arguments (the call site, a mask) are not given
   auto templateSym = [&](size_t i, int64_t dflt) -> std::optional<SymExpr> {
     if (c.templateArgs.size() <= i)
       return SymExpr(dflt);

@@ -37,15 +37,33 @@ template <bool WITH_DOUBLE, class T> constexpr void check_atomic_type() {
                 "double for add and xchg)");
 }
 
+/// map<R>(f, xs...) where f also receives the lane's flat index first (for bounds checks).
+template <class R, class F, class... Xs> auto map_lanes(F f, const Xs &...xs) {
+  static_assert(shapes_compatible_v<Xs...>,
+                "tile shapes do not broadcast: sizes must match or be 1 (NumPy rules)");
+  using S = result_shape_t<Xs...>;
+  if constexpr (S::rank == 0) {
+    return R(f(0, xs...));
+  } else {
+    tile_of_t<R, S> out;
+    for (int i = 0; i < S::size; ++i)
+      out.elems[i] = f(i, element_at<S>(xs, i)...);
+    return out;
+  }
+}
+
 /// Applies new = op(old, value) lane by lane where the mask is true; returns the old values.
 template <bool WITH_DOUBLE, class P, class V, class M, class Op>
-auto atomic_rmw(const P &ptrs, const V &value, const M &mask, const Op &op) {
+auto atomic_rmw(const P &ptrs, const V &value, const M &mask, const Op &op,
+                const std::source_location &loc) {
   using T = pointee_t<P>;
+  using S = result_shape_t<P, V, M>;
   check_atomic_type<WITH_DOUBLE, T>();
-  return map<T>(
-      [&op](T *p, const auto &v, const auto &m) {
+  return map_lanes<T>(
+      [&op, &loc](int lane, T *p, const auto &v, const auto &m) {
         if (!convert<bool>(m))
           return T(0);
+        check_access(p, sizeof(T), access::atomic, loc, [lane] { return lane_text<S>(lane); });
         const T old = *p;
         *p = op(old, convert<T>(v));
         return old;
@@ -58,44 +76,52 @@ auto atomic_rmw(const P &ptrs, const V &value, const M &mask, const Op &op) {
 /// *p += value; returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_add(const P &ptrs, const V &value, const M &mask = true) {
+auto atomic_add(const P &ptrs, const V &value, const M &mask = true,
+                std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<true>(ptrs, value, mask,
-                                  [](T a, T b) { return detail::op_add<T>(a, b); });
+  return detail::atomic_rmw<true>(
+      ptrs, value, mask, [](T a, T b) { return detail::op_add<T>(a, b); }, loc);
 }
 
 /// *p = max(*p, value); returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_max(const P &ptrs, const V &value, const M &mask = true) {
+auto atomic_max(const P &ptrs, const V &value, const M &mask = true,
+                std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return a < b ? b : a; });
+  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return a < b ? b : a; }, loc);
 }
 
 /// *p = min(*p, value); returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_min(const P &ptrs, const V &value, const M &mask = true) {
+auto atomic_min(const P &ptrs, const V &value, const M &mask = true,
+                std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return b < a ? b : a; });
+  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return b < a ? b : a; }, loc);
 }
 
 /// *p = value; returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_xchg(const P &ptrs, const V &value, const M &mask = true) {
+auto atomic_xchg(const P &ptrs, const V &value, const M &mask = true,
+                 std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<true>(ptrs, value, mask, [](T, T b) { return b; });
+  return detail::atomic_rmw<true>(ptrs, value, mask, [](T, T b) { return b; }, loc);
 }
 
 /// if (*p == cmp) *p = value (bit patterns compared); returns the old value.
 template <class P, class C, class V>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<C> && detail::is_operand_v<V>
-auto atomic_cas(const P &ptrs, const C &cmp, const V &value) {
+auto atomic_cas(const P &ptrs, const C &cmp, const V &value,
+                std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
+  using S = detail::result_shape_t<P, C, V>;
   detail::check_atomic_type<true, T>();
-  return detail::map<T>(
-      [](T *p, const auto &c, const auto &v) {
+  return detail::map_lanes<T>(
+      [&loc](int lane, T *p, const auto &c, const auto &v) {
+        detail::check_access(p, sizeof(T), detail::access::atomic, loc,
+                             [lane] { return detail::lane_text<S>(lane); });
         const T old = *p, expected = detail::convert<T>(c);
         if (std::memcmp(&old, &expected, sizeof(T)) == 0)
           *p = detail::convert<T>(v);

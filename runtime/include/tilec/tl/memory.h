@@ -9,8 +9,13 @@
 // eviction_policy): tl::evict_first for data used once (streamed through L1 and L2),
 // tl::evict_last for data that many programs read again (kept in L2). Values never depend on
 // it; the interpreter ignores it.
+//
+// Each load, store and atomic takes a defaulted last parameter, its call site: a checked
+// launch (tilec/checked_launch.h) names the kernel line that touched memory out of bounds.
+// Kernels never pass it, and the translator does not see it (defaulted arguments).
 #pragma once
 
+#include <tilec/tl/bounds.h>
 #include <tilec/tl/elementwise.h>
 
 namespace tl {
@@ -78,68 +83,91 @@ auto operator-(T *p, const O &offs) {
 }
 
 /// *p (a scalar load).
-template <class T> std::remove_cv_t<T> load(T *p) { return *p; }
+template <class T>
+std::remove_cv_t<T> load(T *p, std::source_location loc = std::source_location::current()) {
+  detail::check_access(p, sizeof(T), detail::access::load, loc);
+  return *p;
+}
 
 /// mask ? *p : other.
 template <class T, class O = std::remove_cv_t<T>>
   requires detail::is_elem_v<std::remove_cv_t<T>>
-std::remove_cv_t<T> load(T *p, bool mask, const O &other = O(0)) {
+std::remove_cv_t<T> load(T *p, bool mask, const O &other = O(0),
+                         std::source_location loc = std::source_location::current()) {
   using E = std::remove_cv_t<T>;
-  return mask ? *p : detail::convert<E>(other);
+  if (!mask)
+    return detail::convert<E>(other);
+  detail::check_access(p, sizeof(T), detail::access::load, loc);
+  return *p;
 }
 
 /// Loads every lane of a tile of pointers whose mask is true; other lanes get `other`
 /// (a scalar or a tile, 0 by default). mask and other broadcast to the pointers' shape.
 template <class T, int D0, int... Ds, class M, class O = std::remove_cv_t<T>>
   requires detail::is_mask_v<M> && detail::is_operand_v<O>
-tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs, const M &mask,
-                                          const O &other = O(0)) {
+tile<std::remove_cv_t<T>, D0, Ds...>
+load(const tile<T *, D0, Ds...> &ptrs, const M &mask, const O &other = O(0),
+     std::source_location loc = std::source_location::current()) {
   using P = tile<T *, D0, Ds...>;
+  using S = typename P::shape;
   using E = std::remove_cv_t<T>;
   static_assert(detail::fits_shape_v<P, M>, "tl::load: the mask must broadcast to the pointers");
   static_assert(detail::fits_shape_v<P, O>, "tl::load: `other` must broadcast to the pointers");
-  return detail::map<E>(
-      [](T *p, const auto &m, const auto &o) {
-        return detail::convert<bool>(m) ? E(*p) : detail::convert<E>(o);
-      },
-      ptrs, mask, other);
+  tile<E, D0, Ds...> out;
+  for (int i = 0; i < P::numel; ++i) {
+    if (!detail::convert<bool>(detail::element_at<S>(mask, i))) {
+      out.elems[i] = detail::convert<E>(detail::element_at<S>(other, i));
+      continue;
+    }
+    detail::check_access(ptrs.elems[i], sizeof(T), detail::access::load, loc,
+                         [i] { return detail::lane_text<S>(i); });
+    out.elems[i] = E(*ptrs.elems[i]);
+  }
+  return out;
 }
 
 /// Loads every lane of a tile of pointers.
 template <class T, int D0, int... Ds>
-tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs) {
-  using E = std::remove_cv_t<T>;
-  return detail::map<E>([](T *p) { return E(*p); }, ptrs);
+tile<std::remove_cv_t<T>, D0, Ds...>
+load(const tile<T *, D0, Ds...> &ptrs, std::source_location loc = std::source_location::current()) {
+  return load(ptrs, true, std::remove_cv_t<T>(0), loc);
 }
 
 /// *p = value (converted to T).
 template <class T, class V>
   requires detail::is_operand_v<V>
-void store(T *p, const V &value) {
+void store(T *p, const V &value, std::source_location loc = std::source_location::current()) {
   static_assert(!std::is_const_v<T>, "tl::store through a pointer to const");
   static_assert(!detail::is_tile_v<V>, "tl::store of a tile needs a tile of pointers");
+  detail::check_access(p, sizeof(T), detail::access::store, loc);
   *p = detail::convert<T>(value);
 }
 
 /// if (mask) *p = value.
 template <class T, class V>
   requires detail::is_operand_v<V>
-void store(T *p, const V &value, bool mask) {
+void store(T *p, const V &value, bool mask,
+           std::source_location loc = std::source_location::current()) {
   if (mask)
-    store(p, value);
+    store(p, value, loc);
 }
 
 /// Stores value (a tile or a scalar, converted to T) to every lane whose mask is true.
 template <class T, int D0, int... Ds, class V, class M = bool>
   requires detail::is_operand_v<V> && detail::is_mask_v<M>
-void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask = true) {
+void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask = true,
+           std::source_location loc = std::source_location::current()) {
   using P = tile<T *, D0, Ds...>;
+  using S = typename P::shape;
   static_assert(!std::is_const_v<T>, "tl::store through pointers to const");
   static_assert(detail::fits_shape_v<P, V>, "tl::store: the value must broadcast to the pointers");
   static_assert(detail::fits_shape_v<P, M>, "tl::store: the mask must broadcast to the pointers");
   for (int i = 0; i < P::numel; ++i)
-    if (detail::convert<bool>(detail::element_at<typename P::shape>(mask, i)))
-      *ptrs.elems[i] = detail::convert<T>(detail::element_at<typename P::shape>(value, i));
+    if (detail::convert<bool>(detail::element_at<S>(mask, i))) {
+      detail::check_access(ptrs.elems[i], sizeof(T), detail::access::store, loc,
+                           [i] { return detail::lane_text<S>(i); });
+      *ptrs.elems[i] = detail::convert<T>(detail::element_at<S>(value, i));
+    }
 }
 
 /// How long the lines a tile load or store touches should stay in the caches.
@@ -150,30 +178,36 @@ inline constexpr eviction evict_last = eviction::last;
 
 /// The loads and stores above with an eviction hint, which does not change their values.
 template <class T, int D0, int... Ds>
-tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs, eviction) {
-  return load(ptrs);
+tile<std::remove_cv_t<T>, D0, Ds...>
+load(const tile<T *, D0, Ds...> &ptrs, eviction,
+     std::source_location loc = std::source_location::current()) {
+  return load(ptrs, loc);
 }
 template <class T, int D0, int... Ds, class M>
   requires detail::is_mask_v<M>
-tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs, const M &mask,
-                                          eviction) {
-  return load(ptrs, mask);
+tile<std::remove_cv_t<T>, D0, Ds...>
+load(const tile<T *, D0, Ds...> &ptrs, const M &mask, eviction,
+     std::source_location loc = std::source_location::current()) {
+  return load(ptrs, mask, std::remove_cv_t<T>(0), loc);
 }
 template <class T, int D0, int... Ds, class M, class O>
   requires detail::is_mask_v<M> && detail::is_operand_v<O>
-tile<std::remove_cv_t<T>, D0, Ds...> load(const tile<T *, D0, Ds...> &ptrs, const M &mask,
-                                          const O &other, eviction) {
-  return load(ptrs, mask, other);
+tile<std::remove_cv_t<T>, D0, Ds...>
+load(const tile<T *, D0, Ds...> &ptrs, const M &mask, const O &other, eviction,
+     std::source_location loc = std::source_location::current()) {
+  return load(ptrs, mask, other, loc);
 }
 template <class T, int D0, int... Ds, class V>
   requires detail::is_operand_v<V>
-void store(const tile<T *, D0, Ds...> &ptrs, const V &value, eviction) {
-  store(ptrs, value);
+void store(const tile<T *, D0, Ds...> &ptrs, const V &value, eviction,
+           std::source_location loc = std::source_location::current()) {
+  store(ptrs, value, true, loc);
 }
 template <class T, int D0, int... Ds, class V, class M>
   requires detail::is_operand_v<V> && detail::is_mask_v<M>
-void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask, eviction) {
-  store(ptrs, value, mask);
+void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask, eviction,
+           std::source_location loc = std::source_location::current()) {
+  store(ptrs, value, mask, loc);
 }
 
 } // namespace tl
