@@ -1,7 +1,6 @@
-// Statements -> tile IR: declarations bind names to values; assignment rebinds them.
-//
-// The body is straight-line for now: scalar control flow (if/for/while) is reported as not
-// supported yet rather than translated wrongly.
+// Statements -> tile IR: declarations bind names to values; assignment rebinds them;
+// static_asserts over template parameters are kept. Control flow (if/for/while) is in
+// ControlFlow.cpp.
 #include "frontend/Lowerer.h"
 
 #include <clang/Basic/SourceManager.h>
