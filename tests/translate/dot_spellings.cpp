@@ -89,7 +89,7 @@ TILEC_KERNEL void row_stats(const tl::half *q, const tl::half *kt, float *out, i
 // CU:       tilec::dot_smem<L{{[0-9]+}}, tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BN, BK, tl::half>, tilec::DotTf32, false, true>(
 // CU-LABEL: row_stats(
 // CU:       copied to shared memory once for the tensor cores (local_alloc)
-// CU-NEXT:  tl::half* [[QS:[a-z_0-9]+]] = reinterpret_cast<tl::half*>(dsmem +
+// CU-NEXT:  tl::half* const [[QS:[a-z_0-9]+]] = reinterpret_cast<tl::half*>(dsmem +
 // CU-NEXT:  tilec::store_to_smem<
 // CU-NEXT:  __syncthreads();
 // CU:       for (int

@@ -1,7 +1,7 @@
 // Code generation: the CUDA source, the typed launcher header and the AOT registration unit.
 #pragma once
 
-#include "codegen/Words.h"
+#include "ir/Words.h"
 #include "ir/Autotune.h"
 #include "ir/IR.h"
 #include "target/Target.h"

@@ -29,22 +29,30 @@ namespace emit {
 /// A tl::dot operand that stays the same over a loop: copied once into its own buffer.
 void KernelEmitter::emitLocalAlloc(const Op &op) {
   comment(op);
-  const Value *v = op.operands[0], *r = op.result;
-  std::string offset = op.attrs.empty() ? "0" : op.attrs[0].str();
-  std::string T = r->type.elem.cuda(), name = nameOf(r);
+  const Value *v = op.operands[0];
   *out_ << "  // " << nameOf(v) << ", copied to shared memory once for the tensor cores "
         << "(local_alloc)\n";
-  *out_ << "  " << T << "* " << name << " = reinterpret_cast<" << T << "*>(dsmem + " << offset
-        << ");\n";
+  declareDynamicSmem(op);
   *out_ << "  tilec::store_to_smem<" << layoutOf(v) << ", " << smemTileType(v) << ">(" << nameOf(v)
-        << ", " << name << ", tid);\n";
+        << ", " << nameOf(op.result) << ", tid);\n";
   *out_ << "  __syncthreads();\n";
 }
 
+/// `T* const name = ...`: where an allocation op's buffer starts in dynamic shared memory
+/// (its offset from allocate-smem).
+void KernelEmitter::declareDynamicSmem(const Op &op) {
+  std::string T = op.result->type.elem.cuda(), offset = op.attrs.empty() ? "0" : op.attrs[0].str();
+  *out_ << "  " << T << "* const " << nameOf(op.result) << " = reinterpret_cast<" << T
+        << "*>(dsmem + " << offset << ");\n";
+}
+
+/// The SmemTile of an operand in shared memory, or of one stage of a ring (its last two
+/// dimensions).
 std::string KernelEmitter::smemTileType(const Value *operand) {
   const Type &t = operand->type;
-  return "tilec::SmemTile<" + t.shape[0].str() + ", " + t.shape[1].str() + ", " + t.elem.cuda() +
-         ">";
+  size_t n = t.shape.size();
+  return "tilec::SmemTile<" + t.shape[n - 2].str() + ", " + t.shape[n - 1].str() + ", " +
+         t.elem.cuda() + ">";
 }
 
 void KernelEmitter::emitDot(const Op &op) {

@@ -6,35 +6,21 @@
 namespace tilec {
 namespace emit {
 
-namespace {
-/// The SmemTile type of one stage of a ring (smem<T, STAGES, M, N>).
-std::string stageTileType(const Type &ring) {
-  return "tilec::SmemTile<" + ring.shape[1].str() + ", " + ring.shape[2].str() + ", " +
-         ring.elem.cuda() + ">";
-}
-} // namespace
-
 void KernelEmitter::emitSchedule(const Op &op) {
   switch (op.kind) {
   case OpKind::SmemRing: {
-    const Value *r = op.result;
-    std::string T = r->type.elem.cuda(), offset = op.attrs.empty() ? "0" : op.attrs[0].str();
-    *out_ << "  // " << nameOf(r) << ": " << r->type.shape[0].str() << " stage buffers of ["
-          << r->type.shape[1].str() << ", " << r->type.shape[2].str()
+    const Type &t = op.result->type;
+    *out_ << "  // " << nameOf(op.result) << ": " << t.shape[0].str() << " stage buffers of ["
+          << t.shape[1].str() << ", " << t.shape[2].str()
           << "], copied into ahead of the tl::dot that reads them (smem_ring)\n";
-    *out_ << "  " << T << "* const " << nameOf(r) << " = reinterpret_cast<" << T << "*>(dsmem + "
-          << offset << ");\n";
+    declareDynamicSmem(op);
     return;
   }
-  case OpKind::SmemBuffer: {
-    const Value *r = op.result;
-    std::string T = r->type.elem.cuda(), offset = op.attrs.empty() ? "0" : op.attrs[0].str();
-    *out_ << "  // " << nameOf(r) << ": a [" << r->type.shape[0].str() << ", "
-          << r->type.shape[1].str() << "] buffer (smem_buffer)\n";
-    *out_ << "  " << T << "* const " << nameOf(r) << " = reinterpret_cast<" << T << "*>(dsmem + "
-          << offset << ");\n";
+  case OpKind::SmemBuffer:
+    *out_ << "  // " << nameOf(op.result) << ": a [" << op.result->type.shape[0].str() << ", "
+          << op.result->type.shape[1].str() << "] buffer (smem_buffer)\n";
+    declareDynamicSmem(op);
     return;
-  }
   case OpKind::SmemTranspose: {
     const Value *src = op.operands[0], *dst = op.operands[1];
     comment(op);
@@ -45,7 +31,7 @@ void KernelEmitter::emitSchedule(const Op &op) {
   case OpKind::StageView: {
     const Value *ring = op.operands[0], *r = op.result;
     *out_ << "  " << r->type.elem.cuda() << "* const " << nameOf(r) << " = " << nameOf(ring)
-          << " + " << elem(op.operands[1], "0") << " * " << stageTileType(ring->type)
+          << " + " << elem(op.operands[1], "0") << " * " << smemTileType(ring)
           << "::ELEMS;\n";
     return;
   }

@@ -116,6 +116,7 @@ private:
   void emitIf(const Op &op);
   // tl::dot and the shared-memory buffers it reads (EmitDot.cpp)
   std::string smemTileType(const Value *operand);
+  void declareDynamicSmem(const Op &op);
   void emitDot(const Op &op);
   void emitLocalAlloc(const Op &op);
   // The software-pipeline schedule: rings, stages, async copies, waits, barriers

@@ -24,7 +24,7 @@ std::string templateKinds(const Kernel &k) {
 /// The tile dimensions of `k` that depend on its template parameters (and nothing else), each
 /// once in order of appearance: the launcher checks them when it is instantiated.
 static std::vector<std::string> symbolicDims(const Kernel &k) {
-  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto isIdent = isIdentifierChar;
   auto onlyTemplateParams = [&](const std::string &text) {
     for (size_t i = 0; i < text.size();) {
       if (!isIdent(text[i]) || std::isdigit(static_cast<unsigned char>(text[i]))) {

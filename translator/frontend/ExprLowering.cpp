@@ -341,6 +341,29 @@ static std::string floatLiteral(double v, const ElemType &t) {
   return isFloat ? s + "f" : s;
 }
 
+/// `x` as a constant when clang can evaluate it (a constexpr global, an enumerator, a
+/// constexpr call): true with `out` its value (null after a reported error), false when `x` is
+/// not a constant of arithmetic or enumeration type.
+bool Lowerer::foldConstant(const Expr *x, const Expr *at, Value *&out) {
+  QualType qt = x->getType();
+  if (x->isValueDependent() || !(qt->isArithmeticType() || qt->isEnumeralType()))
+    return false;
+  Expr::EvalResult r;
+  if (!x->EvaluateAsRValue(r, ctx_) || !(r.Val.isInt() || r.Val.isFloat()))
+    return false;
+  auto t = mapElemType(qt, x->getBeginLoc());
+  if (!t)
+    return true;
+  if (r.Val.isInt()) {
+    out = constant(SymExpr(r.Val.getInt().getExtValue()), *t, at);
+    return true;
+  }
+  Op *op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, at);
+  op->attrs.push_back(SymExpr::expr(floatLiteral(r.Val.getFloat().convertToDouble(), *t), true));
+  out = op->result;
+  return true;
+}
+
 Value *Lowerer::lowerExprNode(const Expr *e) {
   if (!e)
     return nullptr;
@@ -426,21 +449,8 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
     // A constant from outside the kernel (a constexpr or const global, an enumerator, a
     // static data member): its value, written into the kernel, since the .cu does not have
     // the declarations of the input file.
-    if (!ref->isValueDependent() &&
-        (ref->getType()->isArithmeticType() || ref->getType()->isEnumeralType())) {
-      Expr::EvalResult r;
-      if (ref->EvaluateAsRValue(r, ctx_) && (r.Val.isInt() || r.Val.isFloat())) {
-        auto t = mapElemType(ref->getType(), ref->getBeginLoc());
-        if (!t)
-          return nullptr;
-        if (r.Val.isInt())
-          return constant(SymExpr(r.Val.getInt().getExtValue()), *t, e);
-        Op *op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
-        op->attrs.push_back(
-            SymExpr::expr(floatLiteral(r.Val.getFloat().convertToDouble(), *t), true));
-        return op->result;
-      }
-    }
+    if (Value *v = nullptr; foldConstant(ref, e, v))
+      return v;
     error(e, "'" + d->getNameAsString() +
                  "' cannot be used in a kernel (only parameters, "
                  "local variables and template parameters)");
@@ -563,20 +573,8 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
     if (c.inTl)
       return lowerCall(call, c);
     // Calls clang can evaluate (INFINITY is __builtin_inff(), constexpr functions).
-    if (!call->isValueDependent() && call->getType()->isArithmeticType()) {
-      Expr::EvalResult r;
-      if (call->EvaluateAsRValue(r, ctx_) && (r.Val.isFloat() || r.Val.isInt())) {
-        auto t = mapElemType(call->getType(), call->getBeginLoc());
-        if (!t)
-          return nullptr;
-        if (r.Val.isInt())
-          return constant(SymExpr(r.Val.getInt().getExtValue()), *t, e);
-        Op *op = emit(OpKind::Constant, {}, Type{*t, false, false, {}}, e);
-        op->attrs.push_back(
-            SymExpr::expr(floatLiteral(r.Val.getFloat().convertToDouble(), *t), true));
-        return op->result;
-      }
-    }
+    if (Value *v = nullptr; foldConstant(call, e, v))
+      return v;
     error(e, "call to '" + (c.name.empty() ? sourceText(calleeExpr->getSourceRange()) : c.name) +
                  "' is not supported in kernels (only tl:: operations and TILEC_FUNC helpers)");
     return nullptr;

@@ -133,6 +133,7 @@ public:
   static bool isDebugOpName(const std::string &name);
   void lowerDebugOp(const clang::CallExpr *call, const Callee &callee);
   void lowerStaticAssert(const clang::StaticAssertDecl *sa);
+  bool foldConstant(const clang::Expr *x, const clang::Expr *at, Value *&out);
 
   // --- reductions, scans, random numbers, atomics (TileOps.cpp) ---
   static bool isTileOpName(const std::string &name);

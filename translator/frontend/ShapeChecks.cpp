@@ -4,23 +4,12 @@
 // passed where a size was meant). Dimensions known only per specialization are checked by the
 // launcher (LauncherEmitter's static_asserts).
 #include "frontend/Lowerer.h"
+#include "ir/Words.h"
 
 #include <set>
 
 namespace tilec {
 
-namespace {
-
-bool mentions(const std::string &text, const std::string &word) {
-  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
-    if ((at == 0 || !isIdent(text[at - 1])) &&
-        (at + word.size() == text.size() || !isIdent(text[at + word.size()])))
-      return true;
-  return false;
-}
-
-} // namespace
 
 void Lowerer::checkTileShapes() {
   std::set<std::string> reported; // each dimension once, where it first appears
@@ -36,7 +25,7 @@ void Lowerer::checkTileShapes() {
         if (!d.isConst()) {
           known = false;
           for (auto &tp : k_.templateParams)
-            if (tp.kind == TemplateParam::Kind::Bool && mentions(d.str(), tp.name) &&
+            if (tp.kind == TemplateParam::Kind::Bool && containsWord(d.str(), tp.name) &&
                 reported.insert(d.str()).second)
               error(op.loc, "tile dimension '" + d.str() +
                                 "' comes from the bool template "

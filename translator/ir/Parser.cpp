@@ -4,6 +4,7 @@
 // an op's kind and its operands through opWords(), so new kinds and fields need no change here
 // as long as they print through those.
 #include "ir/Parser.h"
+#include "ir/Words.h"
 
 #include "ir/PrintedForm.h"
 
@@ -175,8 +176,6 @@ std::optional<ElemType> parseElem(std::string_view s) {
       return std::nullopt;
   return ElemType::typeParam(std::string(s));
 }
-
-bool identifierChar(char c) { return std::isalnum((unsigned char)c) || c == '_'; }
 
 } // namespace
 
@@ -429,7 +428,7 @@ private:
     std::string name;
     if (c.i < c.s.size() && c.s[c.i] == ':') {
       size_t n = ++c.i;
-      while (c.i < c.s.size() && (identifierChar(c.s[c.i]) || c.s[c.i] == '.' || c.s[c.i] == '$'))
+      while (c.i < c.s.size() && (isIdentifierChar(c.s[c.i]) || c.s[c.i] == '.' || c.s[c.i] == '$'))
         ++c.i;
       name = std::string(c.s.substr(n, c.i - n));
       if (name.empty())
@@ -734,7 +733,7 @@ private:
     }
     c.skipSpaces();
     size_t start = c.i;
-    while (c.i < c.s.size() && identifierChar(c.s[c.i]))
+    while (c.i < c.s.size() && isIdentifierChar(c.s[c.i]))
       ++c.i;
     std::string_view kindName = c.s.substr(start, c.i - start);
     auto kind = kindNamed(kindName);

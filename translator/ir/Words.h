@@ -1,4 +1,4 @@
-// Whole-word search and replace in generated C++ (identifiers, not parts of longer ones).
+// Whole-word search and replace in C++ text (identifiers, not parts of longer ones).
 #pragma once
 
 #include <cctype>
