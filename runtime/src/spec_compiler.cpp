@@ -1,6 +1,7 @@
 #include "spec_compiler.h"
 
 #include "disk_cache.h"
+#include "entry_lock.h"
 #include "embedded_templates.h"
 #include "stats.h"
 
@@ -40,15 +41,21 @@ CompiledKernel compile_cached(const CompileJob &job, const std::string &cache_di
   Hash128 key = spec_cache_key(job);
   const EntryOrigin origin = entry_origin(job.source);
   CompiledKernel out;
-  switch (cache_load(cache_dir, key, origin, out)) {
-  case CacheLookup::Hit:
+  const CacheLookup first = cache_load(cache_dir, key, origin, out);
+  if (first == CacheLookup::Hit) {
     bump(counters().disk_hits);
     return out;
-  case CacheLookup::Rejected:
+  }
+  if (first == CacheLookup::Rejected)
     bump(counters().disk_rejected); // recompiled below; the store overwrites the bad entry
-    break;
-  case CacheLookup::Miss:
-    break;
+  // Compile under the entry's lock, so that processes (or threads) missing the same entry at
+  // once compile it once: whoever waited looks again first. A rejected entry is not looked
+  // at twice (its warning has been printed once).
+  EntryLock lock(cache_dir, key);
+  if (first == CacheLookup::Miss && lock.held() &&
+      cache_load(cache_dir, key, origin, out) == CacheLookup::Hit) {
+    bump(counters().disk_hits);
+    return out;
   }
   out = compile_with_nvrtc(job, failed_source_path(cache_dir, key));
   bump(counters().nvrtc_compiles);
