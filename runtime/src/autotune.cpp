@@ -70,6 +70,13 @@ struct Autotuner::Impl {
     return "config " + std::to_string(i + 1) + " of " + std::to_string(spec.configs.size()) + " (" +
            c.str() + ")";
   }
+  TuneBackend &backend_now() const { return backend ? *backend : gpu_tune_backend(); }
+  /// `key` with the device context it is chosen for.
+  SpecKey here(const SpecKey &key) const {
+    SpecKey k = key;
+    k.push(backend_now().device_token());
+    return k;
+  }
   const Config *lookup(const SpecKey &key) const {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = chosen.find(key);
@@ -352,17 +359,20 @@ Autotuner::~Autotuner() {
   r.live.erase(impl_.get());
 }
 
-const Config *Autotuner::find(const SpecKey &key) const { return impl_->lookup(key); }
+const Config *Autotuner::find(const SpecKey &key) const {
+  return impl_->lookup(impl_->here(key));
+}
 
-const Config &Autotuner::tune(const SpecKey &key, const Tuning &how) {
+const Config &Autotuner::tune(const SpecKey &key_alone, const Tuning &how) {
   Impl &t = *impl_;
+  const SpecKey key = t.here(key_alone);
   std::lock_guard<std::mutex> lock(t.tune_mutex);
   if (const Config *c = t.lookup(key)) // another thread tuned it meanwhile
     return *c;
   if (t.spec.configs.size() == 1) // nothing to choose between (Triton does not time either)
     return t.remember(key, 0);
-  TuneBackend &b = t.backend ? *t.backend : gpu_tune_backend();
-  const std::string key_text = detail::describe_tuning_key(t.spec, key);
+  TuneBackend &b = t.backend_now();
+  const std::string key_text = detail::describe_tuning_key(t.spec, key_alone);
   const detail::Hash128 dk = t.disk_key(b.device_id(), key_text);
   const std::string dir = cache_dir();
   int index = t.from_disk(dir, dk, key_text);

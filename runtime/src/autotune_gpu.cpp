@@ -39,14 +39,20 @@ float elapsed_ms(const detail::Driver &d, CUevent from, CUevent to) {
 
 class GpuBackend final : public TuneBackend {
 public:
+  // The device of the calling thread's context. The SM count tells MIG slices of one GPU
+  // model apart (and GPUs sold under one name with different SM counts).
   std::string device_id() override {
     const detail::Driver &d = detail::driver();
-    char name[256] = {};
-    detail::check(d.api.device_get_name(name, int(sizeof name) - 1, d.device), "cuDeviceGetName");
+    const detail::DeviceContext &here = detail::current_device_context(d);
     int version = 0;
     detail::check(d.api.driver_get_version(&version), "cuDriverGetVersion");
-    return std::string(name) + ", " + detail::device_arch(d) + ", driver " +
+    return here.name + ", " + here.arch + ", " + std::to_string(here.sm_count) + " SMs, driver " +
            std::to_string(version);
+  }
+
+  int64_t device_token() override {
+    return int64_t(reinterpret_cast<intptr_t>(
+        &detail::current_device_context(detail::driver())));
   }
 
   double time_ms(Stream stream, const std::function<void()> &prepare,

@@ -5,6 +5,9 @@
 #include <dlfcn.h>
 
 #include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 namespace tilec::detail {
 namespace {
@@ -59,6 +62,8 @@ bool load_symbols(void *lib, DriverApi &a, std::string &why) {
          resolve(lib, "cuCtxSetCurrent", a.ctx_set_current, why) &&
          resolve(lib, "cuCtxGetDevice", a.ctx_get_device, why) &&
          resolve(lib, "cuCtxSynchronize", a.ctx_synchronize, why) &&
+         resolve_first(lib, {"cuCtxPushCurrent_v2", "cuCtxPushCurrent"}, a.ctx_push_current, why) &&
+         resolve_first(lib, {"cuCtxPopCurrent_v2", "cuCtxPopCurrent"}, a.ctx_pop_current, why) &&
          resolve(lib, "cuModuleLoadData", a.module_load_data, why) &&
          resolve(lib, "cuModuleGetFunction", a.module_get_function, why) &&
          resolve(lib, "cuModuleUnload", a.module_unload, why) &&
@@ -169,14 +174,60 @@ const Driver &driver() {
 }
 
 void ensure_context(const Driver &d) {
-  thread_local bool ready = false;
-  if (ready)
-    return;
   CUcontext current = nullptr;
   check(d.api.ctx_get_current(&current), "cuCtxGetCurrent");
   if (!current)
     check(d.api.ctx_set_current(d.context), "cuCtxSetCurrent");
-  ready = true;
+}
+
+namespace {
+
+// Every context seen, described once; entries are never removed (a few per process), so the
+// references handed out stay valid.
+struct ContextTable {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<DeviceContext>> known;
+};
+
+const DeviceContext &describe_context(const Driver &d, CUcontext ctx) {
+  static ContextTable *table = new ContextTable; // never destroyed, as the driver
+  std::lock_guard<std::mutex> lock(table->mutex);
+  for (const auto &c : table->known)
+    if (c->context == ctx)
+      return *c;
+  auto c = std::make_unique<DeviceContext>();
+  c->context = ctx;
+  check(d.api.ctx_get_device(&c->device), "cuCtxGetDevice");
+  struct {
+    int *out;
+    CUdevice_attribute attr;
+  } attrs[] = {{&c->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+               {&c->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+               {&c->max_shared_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN},
+               {&c->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT}};
+  for (const auto &q : attrs)
+    check(d.api.device_get_attribute(q.out, q.attr, c->device), "cuDeviceGetAttribute");
+  char name[256] = {};
+  check(d.api.device_get_name(name, int(sizeof name) - 1, c->device), "cuDeviceGetName");
+  c->name = name;
+  c->arch = device_arch(c->cc_major, c->cc_minor);
+  table->known.push_back(std::move(c));
+  return *table->known.back();
+}
+
+} // namespace
+
+const DeviceContext &current_device_context(const Driver &d) {
+  thread_local const DeviceContext *last = nullptr;
+  CUcontext current = nullptr;
+  check(d.api.ctx_get_current(&current), "cuCtxGetCurrent");
+  if (!current) {
+    check(d.api.ctx_set_current(d.context), "cuCtxSetCurrent");
+    current = d.context;
+  }
+  if (!last || last->context != current)
+    last = &describe_context(d, current);
+  return *last;
 }
 
 std::string describe(CUresult r) {
@@ -189,12 +240,14 @@ void check(CUresult r, const std::string &what) {
     throw Error("tilec: " + what + ": " + describe(r));
 }
 
-std::string device_arch(const Driver &d) {
-  std::string arch = "sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor);
-  if (d.cc_major == 9 && d.cc_minor == 0)
+std::string device_arch(int cc_major, int cc_minor) {
+  std::string arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+  if (cc_major == 9 && cc_minor == 0)
     arch += "a"; // wgmma, setmaxnreg
   return arch;
 }
+
+std::string device_arch(const Driver &d) { return device_arch(d.cc_major, d.cc_minor); }
 
 } // namespace tilec::detail
 

@@ -25,6 +25,8 @@ struct DriverApi {
   decltype(&::cuCtxSetCurrent) ctx_set_current = nullptr;
   decltype(&::cuCtxGetDevice) ctx_get_device = nullptr;
   decltype(&::cuCtxSynchronize) ctx_synchronize = nullptr;
+  decltype(&::cuCtxPushCurrent) ctx_push_current = nullptr;
+  decltype(&::cuCtxPopCurrent) ctx_pop_current = nullptr;
   decltype(&::cuModuleLoadData) module_load_data = nullptr;
   decltype(&::cuModuleGetFunction) module_get_function = nullptr;
   decltype(&::cuModuleUnload) module_unload = nullptr;
@@ -50,8 +52,9 @@ struct DriverApi {
   decltype(&::cuMemcpyDtoDAsync) memcpy_dtod_async = nullptr;
 };
 
-/// The loaded driver with its device and the device's primary context (shared with the
-/// CUDA runtime API and PyTorch, so pointers and functions interoperate).
+/// The loaded driver with its first device and that device's primary context (shared with
+/// the CUDA runtime API and PyTorch, so pointers and functions interoperate): the context made
+/// current on a thread that has none.
 struct Driver {
   DriverApi api;
   CUdevice device = 0;
@@ -67,8 +70,26 @@ const Driver *try_driver(std::string *why = nullptr);
 /// The driver, or throws tilec::Error saying why there is none.
 const Driver &driver();
 
-/// Makes the primary context current on this thread if no context is. The first call on a
-/// thread checks; later calls are one thread-local load.
+/// A context kernels run in, and what its device allows. Modules, functions, shared-memory
+/// opt-ins and autotuning choices belong to one context (functions loaded in one cannot be
+/// launched in another); cubins belong to an architecture and are shared.
+struct DeviceContext {
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  int cc_major = 0, cc_minor = 0;
+  int max_shared_optin = 0; ///< bytes of dynamic shared memory a block may opt into
+  int sm_count = 0;
+  std::string name; ///< the GPU's name (a MIG slice's includes its profile)
+  std::string arch; ///< for NVRTC: "sm_80", "sm_90a"
+};
+
+/// The context current on the calling thread (cudaSetDevice, PyTorch's device guard, a
+/// context the caller made), described once per context; when the thread has none, the
+/// driver's primary context is made current first. The usual call is one driver query and a
+/// thread-local comparison. Throws tilec::Error when the context's device cannot be queried.
+const DeviceContext &current_device_context(const Driver &d);
+
+/// Makes the primary context current on this thread if no context is.
 void ensure_context(const Driver &d);
 
 /// Throws tilec::Error "<what>: CUDA_ERROR_X (description)" unless `r` is CUDA_SUCCESS.
@@ -79,5 +100,6 @@ std::string describe(CUresult r);
 
 /// The device's architecture for NVRTC: "sm_80", "sm_90a" (arch-specific features on 9.0).
 std::string device_arch(const Driver &d);
+std::string device_arch(int cc_major, int cc_minor);
 
 } // namespace tilec::detail

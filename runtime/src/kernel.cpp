@@ -1,8 +1,14 @@
 // Kernel: the in-memory table of compiled specializations and the launch path.
 //
-// Launch fast path (a specialization already in memory): one acquire load of an immutable
-// table snapshot, a linear key scan, a thread-local context check and cuLaunchKernel; no
-// lock, allocation, string or file system access. A miss compiles (AOT registry, disk cache,
+// Specializations belong to a context (a function loaded in one cannot launch in another):
+// each launch looks up the context current on the calling thread, so a process that drives
+// several GPUs (cudaSetDevice per thread, PyTorch's device guards) launches on the device the
+// caller chose. A second context of the same architecture loads the cubin the disk cache
+// already holds; nothing is compiled twice.
+//
+// Launch fast path (a specialization already in memory): the current context (one driver
+// query), one acquire load of an immutable table snapshot, a linear scan for key and context,
+// and cuLaunchKernel; no lock, allocation, string or file system access. A miss compiles (AOT registry, disk cache,
 // NVRTC) without holding the per-kernel mutex, so that the autotuner compiles several
 // specializations of one kernel in parallel; a second thread that misses the same key waits
 // for the first one's result. Then it publishes a new snapshot.
@@ -31,6 +37,7 @@ constexpr size_t kDefaultSharedLimit = 48 * 1024; // more needs an explicit opt-
 
 struct Spec {
   SpecKey key;
+  const detail::DeviceContext *where = nullptr; ///< the context its module is loaded in
   std::string expr; ///< name expression, for error messages
   CUfunction fn = nullptr;
   CUmodule module = nullptr; ///< null for AOT kernels (owned by the CUDA runtime)
@@ -62,14 +69,19 @@ struct KernelState {
   std::mutex mutex;                           // guards everything below and extra_flags
   std::vector<std::unique_ptr<Table>> tables; // every snapshot ever published
   std::vector<std::unique_ptr<Spec>> specs;   // every spec ever created
-  // Keys being compiled, with the result their compiling thread will publish.
-  std::vector<std::pair<SpecKey, std::shared_future<Spec *>>> pending;
+  // (Key, context) pairs being compiled, with the result their compiling thread will publish.
+  struct Pending {
+    SpecKey key;
+    const detail::DeviceContext *where;
+    std::shared_future<Spec *> done;
+  };
+  std::vector<Pending> pending;
 
-  Spec *find(const SpecKey &key) const {
+  Spec *find(const SpecKey &key, const detail::DeviceContext &where) const {
     const Table *t = table.load(std::memory_order_acquire);
     if (t)
       for (Spec *s : t->specs)
-        if (s->key == key)
+        if (s->where == &where && s->key == key)
           return s;
     return nullptr;
   }
@@ -81,8 +93,9 @@ struct KernelState {
     tables.push_back(std::move(t)); // readers may still hold older snapshots
   }
 
-  Spec *compile(const Kernel &self, const SpecKey &key);
+  Spec *compile(const Kernel &self, const SpecKey &key, const detail::DeviceContext &where);
   std::unique_ptr<Spec> build(const Kernel &self, const SpecKey &key,
+                              const detail::DeviceContext &where,
                               const std::vector<std::string> &flags) const;
   void forget_all();
   void opt_in_shared(Spec &s, size_t bytes);
@@ -102,35 +115,36 @@ KernelSet &kernels() {
 
 struct Kernel::Impl : KernelState {};
 
-Spec *KernelState::compile(const Kernel &self, const SpecKey &key) {
+Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
+                           const detail::DeviceContext &where) {
   std::promise<Spec *> result;
-  std::shared_future<Spec *> other; // set when another thread is compiling `key`
+  std::shared_future<Spec *> other; // set when another thread is compiling it
   std::vector<std::string> flags;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (Spec *s = find(key)) // another thread compiled it meanwhile
+    if (Spec *s = find(key, where)) // another thread compiled it meanwhile
       return s;
-    for (auto &[k, done] : pending)
-      if (k == key)
-        other = done;
+    for (const Pending &p : pending)
+      if (p.where == &where && p.key == key)
+        other = p.done;
     if (!other.valid()) {
-      pending.emplace_back(key, result.get_future().share());
+      pending.push_back({key, &where, result.get_future().share()});
       flags = extra_flags;
     }
   }
   if (other.valid())
     return other.get(); // rethrows that thread's error
-  // Under the mutex: `key` is no longer being compiled.
+  // Under the mutex: `key` is no longer being compiled for `where`.
   auto unlist = [&] {
     for (size_t i = 0; i < pending.size(); ++i)
-      if (pending[i].first == key) {
+      if (pending[i].where == &where && pending[i].key == key) {
         pending.erase(pending.begin() + long(i));
         break;
       }
   };
   std::unique_ptr<Spec> spec;
   try {
-    spec = build(self, key, flags);
+    spec = build(self, key, where, flags);
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex);
     unlist();
@@ -149,13 +163,14 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key) {
 }
 
 std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
+                                         const detail::DeviceContext &where,
                                          const std::vector<std::string> &flags) const {
   std::string expr = self.name_expression(key);
   const detail::Driver &d = detail::driver();
-  detail::ensure_context(d);
 
   auto spec = std::make_unique<Spec>();
   spec->key = key;
+  spec->where = &where;
   spec->expr = expr;
   std::string aot_name;
   if (detail::AotResolver resolve = detail::find_aot_kernel(expr, &aot_name)) {
@@ -168,7 +183,7 @@ std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
     job.source = source_text;
     job.source_path = source_path;
     job.name_expression = expr;
-    job.arch = detail::device_arch(d);
+    job.arch = where.arch;
     job.extra_flags = flags;
     detail::CompiledKernel c = detail::compile_cached(job, cache_dir());
     detail::check(d.api.module_load_data(&spec->module, c.cubin.data()),
@@ -187,7 +202,14 @@ void KernelState::forget_all() {
   const detail::Driver *d = detail::try_driver();
   for (auto &s : specs)
     if (s->module && d) {
-      d->api.module_unload(s->module); // errors ignored: the driver may be shutting down
+      // In the module's own context; errors ignored: the driver may be shutting down, or
+      // the context gone.
+      const bool pushed = d->api.ctx_push_current(s->where->context) == CUDA_SUCCESS;
+      d->api.module_unload(s->module);
+      if (pushed) {
+        CUcontext popped = nullptr;
+        d->api.ctx_pop_current(&popped);
+      }
       s->module = nullptr;
     }
   // Spec objects stay allocated: a racing reader may still hold one from an old snapshot.
@@ -203,7 +225,7 @@ void KernelState::opt_in_shared(Spec &s, size_t bytes) {
     detail::check(
         d.api.func_get_attribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, s.fn),
         "querying the static shared memory of " + s.expr);
-    size_t limit = size_t(std::max(0, d.max_shared_optin - static_bytes));
+    size_t limit = size_t(std::max(0, s.where->max_shared_optin - static_bytes));
     detail::check(
         d.api.func_set_attribute(s.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(limit)),
         "opting " + s.expr + " into " + std::to_string(limit) + " bytes of dynamic shared memory");
@@ -246,22 +268,23 @@ std::string Kernel::name_expression(const SpecKey &key) const {
 }
 
 void *Kernel::function(const SpecKey &key) {
-  Spec *s = impl_->find(key);
+  const detail::DeviceContext &where = detail::current_device_context(detail::driver());
+  Spec *s = impl_->find(key, where);
   if (!s)
-    s = impl_->compile(*this, key);
+    s = impl_->compile(*this, key, where);
   return s->fn;
 }
 
 void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t shared_bytes,
                     Stream stream, void **params) {
   Impl &k = *impl_;
-  Spec *s = k.find(key);
+  const detail::Driver &d = detail::driver();
+  const detail::DeviceContext &where = detail::current_device_context(d);
+  Spec *s = k.find(key, where);
   if (s)
     detail::bump(detail::counters().memory_hits);
   else
-    s = k.compile(*this, key);
-  const detail::Driver &d = detail::driver();
-  detail::ensure_context(d);
+    s = k.compile(*this, key, where);
   // Any dynamic shared memory opts in (once per function): with the static part it may pass
   // the default limit even when the dynamic part alone does not.
   if (shared_bytes > 0 &&

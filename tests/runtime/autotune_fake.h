@@ -19,8 +19,10 @@ public:
   int timings = 0;    ///< calls of time_ms
   int launches = 0;   ///< launches inside time_ms
   bool forbid_timing = false;
+  int64_t context = 0; ///< the device context launches run in now
 
   std::string device_id() override { return device; }
+  int64_t device_token() override { return context; }
   double time_ms(tilec::Stream, const std::function<void()> &prepare,
                  const std::function<void()> &launch, double, double) override {
     if (forbid_timing)

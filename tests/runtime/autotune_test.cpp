@@ -153,6 +153,31 @@ TEST(Autotune, SecondCallHitsMemoryAndOtherKeysTuneAgain) {
   EXPECT_EQ(tuner.find(key_for(1000))->get("BLOCK"), 64);
 }
 
+// Choices are kept per device context: a launch in another context (another GPU, or another
+// context on the same one) finds none in memory. On the same kind of GPU it reads the disk
+// record instead of timing; on another kind it tunes for that GPU.
+TEST(Autotune, ChoicesArePerDeviceContext) {
+  tilec_test::ScopedCacheDir dir;
+  Harness h;
+  tilec::Autotuner tuner(kSource, three_blocks());
+  h.attach(tuner);
+  h.backend.context = 1;
+  EXPECT_EQ(tuner.tune(key_for(1000), h.how)["BLOCK"], 64);
+  const int timings = h.backend.timings;
+  h.backend.context = 2; // same GPU model: the disk record answers
+  EXPECT_EQ(tuner.find(key_for(1000)), nullptr);
+  EXPECT_EQ(tuner.tune(key_for(1000), h.how)["BLOCK"], 64);
+  EXPECT_EQ(h.backend.timings, timings);
+  h.backend.context = 3; // another GPU, where 32 is fastest
+  h.backend.device = "Other GPU, sm_80, 108 SMs, driver 13000";
+  h.ms = {{32, 0.5}, {64, 1.0}, {128, 2.0}};
+  EXPECT_EQ(tuner.tune(key_for(1000), h.how)["BLOCK"], 32);
+  EXPECT_GT(h.backend.timings, timings);
+  h.backend.context = 1; // the first context keeps its own choice
+  ASSERT_NE(tuner.find(key_for(1000)), nullptr);
+  EXPECT_EQ(tuner.find(key_for(1000))->get("BLOCK"), 64);
+}
+
 TEST(Autotune, DiskRoundTrip) {
   tilec_test::ScopedCacheDir dir;
   {

@@ -120,8 +120,11 @@ struct TuningSpec {
 class TuneBackend {
 public:
   virtual ~TuneBackend() = default;
-  /// The GPU and driver (part of the disk key): "NVIDIA H200, sm_90a, driver 13000".
+  /// The GPU and driver (part of the disk key): "NVIDIA H200, sm_90a, 132 SMs, driver 13000".
   virtual std::string device_id() = 0;
+  /// Which device context launches run in now: choices are kept per context in memory, so a
+  /// process that drives several GPUs tunes (or reads from disk) for each one it launches on.
+  virtual int64_t device_token() { return 0; }
   /// Median milliseconds of one `launch()`, timed for about `rep_ms` after about `warmup_ms`
   /// of warm-up; `prepare()` runs before every launch, untimed.
   virtual double time_ms(Stream stream, const std::function<void()> &prepare,
