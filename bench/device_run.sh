@@ -75,6 +75,13 @@ for ex in softmax layer_norm; do
   done
 done
 
+# The profiler (TILEC_PROFILE=1: GPU time per specialization, printed at exit) and the NVTX
+# ranges around launches and compiles, as Nsight Compute reports them (--nvtx).
+step "profile table (softmax)" "$OUT/profile.log" \
+  env TILEC_PROFILE=1 timeout 120 "$BUILD/examples/softmax/softmax" --gpu
+step "nvtx ranges (ncu)" "$OUT/profile.log" \
+  timeout 120 ncu --nvtx -c 1 --section LaunchStats "$example/vector_add" --gpu --small
+
 }
 [[ $PARTS == bench ]] || run_tests
 

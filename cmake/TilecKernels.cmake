@@ -1,7 +1,7 @@
 # TilecKernels.cmake - run the tilec translator as a build step.
 #
 #   tilec_add_kernels(<target> SOURCES k.cpp... [SPECIALIZE "add_kernel<1024>" ...]
-#                     [MODE nvrtc|nvcc])
+#                     [MODE nvrtc|nvcc] [LINE_DIRECTIVES])
 #
 # Each kernel source k.cpp becomes ${CMAKE_CURRENT_BINARY_DIR}/tilec_gen/<target>/k.cu and
 # k.tilec.h (the launcher header, which embeds the CUDA text for NVRTC). That folder is added
@@ -17,6 +17,10 @@
 # translator writes k.aot.cu (registers them with tilec::register_aot_kernel at static-init
 # time), nvcc compiles it into <target>, and launches of those specializations skip NVRTC.
 # A SPECIALIZE entry is "kernel<args>" or "kernel<args>:num_warps:num_stages".
+#
+# LINE_DIRECTIVES translates with --line-directives: the CUDA carries #line back to k.cpp, so
+# profilers and compiler messages cite the kernel's own lines (kernels are always compiled with
+# line info). It costs the generated file some readability, hence off by default.
 #
 # Without the translator (TILEC_BUILD_TRANSLATOR=OFF, e.g. on a GPU machine without
 # libclang) the same files are copied from the flat folder TILEC_PREGENERATED_DIR, which
@@ -43,7 +47,7 @@ endfunction()
 # NVRTC uses too; older CMake does not know nvcc's C++20 flag), and the shared CUDA runtime,
 # so that a program that also links CUDA::cudart has one runtime.
 function(tilec_configure_cuda_target target)
-  set(flags "")
+  set(flags "-lineinfo") # source lines for profilers; the code is the same
   foreach(arch IN LISTS TILEC_AOT_ARCHITECTURES)
     list(APPEND flags "-gencode=arch=compute_${arch},code=sm_${arch}")
   endforeach()
@@ -57,7 +61,7 @@ function(tilec_configure_cuda_target target)
 endfunction()
 
 function(tilec_add_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODE" "SOURCES;SPECIALIZE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "LINE_DIRECTIVES" "MODE" "SOURCES;SPECIALIZE")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tilec_add_kernels: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -83,6 +87,9 @@ function(tilec_add_kernels target)
   file(MAKE_DIRECTORY ${gen_dir})
 
   set(aot_args "")
+  if(ARG_LINE_DIRECTIVES)
+    list(APPEND aot_args "--line-directives")
+  endif()
   if(ARG_MODE STREQUAL "nvcc")
     foreach(spec IN LISTS ARG_SPECIALIZE)
       list(APPEND aot_args "--aot=${spec}")

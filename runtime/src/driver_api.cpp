@@ -81,6 +81,7 @@ bool load_symbols(void *lib, DriverApi &a, std::string &why) {
          resolve(lib, "cuEventDestroy_v2", a.event_destroy, why) &&
          resolve(lib, "cuEventRecord", a.event_record, why) &&
          resolve(lib, "cuEventSynchronize", a.event_synchronize, why) &&
+         resolve(lib, "cuEventQuery", a.event_query, why) &&
          resolve_first(lib, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, a.event_elapsed_time,
                        why) &&
          resolve(lib, "cuStreamSynchronize", a.stream_synchronize, why) &&

@@ -46,6 +46,7 @@ struct DriverApi {
   decltype(&::cuEventDestroy) event_destroy = nullptr;
   decltype(&::cuEventRecord) event_record = nullptr;
   decltype(&::cuEventSynchronize) event_synchronize = nullptr;
+  decltype(&::cuEventQuery) event_query = nullptr;
   decltype(&::cuEventElapsedTime) event_elapsed_time = nullptr;
   decltype(&::cuStreamSynchronize) stream_synchronize = nullptr;
   decltype(&::cuMemsetD8Async) memset_d8_async = nullptr;

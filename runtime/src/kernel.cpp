@@ -16,6 +16,7 @@
 #include "autotune_internal.h"
 #include "driver_api.h"
 #include "name_expression.h"
+#include "profile_internal.h"
 #include "spec_compiler.h"
 #include "stats.h"
 
@@ -167,6 +168,7 @@ std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
                                          const std::vector<std::string> &flags) const {
   std::string expr = self.name_expression(key);
   const detail::Driver &d = detail::driver();
+  detail::NvtxRange range("tilec: compile " + expr + " (" + where.arch + ")");
 
   auto spec = std::make_unique<Spec>();
   spec->key = key;
@@ -290,9 +292,11 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
   if (shared_bytes > 0 &&
       (!s->shared_opted_in.load(std::memory_order_acquire) || shared_bytes > s->max_dynamic_shared))
     k.opt_in_shared(*s, shared_bytes);
+  detail::LaunchProbe probe(s->expr, where, static_cast<CUstream>(stream));
   CUresult r =
       d.api.launch_kernel(s->fn, grid.x, grid.y, grid.z, unsigned(num_threads), 1, 1,
                           unsigned(shared_bytes), static_cast<CUstream>(stream), params, nullptr);
+  probe.launched(r);
   if (r != CUDA_SUCCESS)
     throw Error("tilec: launching " + s->expr + " (grid " + std::to_string(grid.x) + "x" +
                 std::to_string(grid.y) + "x" + std::to_string(grid.z) + ", " +

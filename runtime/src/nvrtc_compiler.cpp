@@ -86,7 +86,9 @@ std::string nvrtc_version() {
 
 std::vector<std::string> compile_flags(const CompileJob &job) {
   std::string inc = cuda_include_dir();
-  std::vector<std::string> flags = {"--gpu-architecture=" + job.arch, "-I" + inc,
+  // -lineinfo: profilers (Nsight Compute's source view) map SASS back to source lines, the
+  // kernel's .cpp lines when it was translated with --line-directives; the code is the same.
+  std::vector<std::string> flags = {"--gpu-architecture=" + job.arch, "-lineinfo", "-I" + inc,
                                     "-I" + inc + "/cccl"};
   // A kernel generic over its element type meets fp8 only in its name expression; the device
   // library declares the fp8 types only on request.

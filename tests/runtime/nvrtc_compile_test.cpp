@@ -60,6 +60,19 @@ TEST(NvrtcCompile, CompilesToCubinForSm90a) {
   EXPECT_TRUE(is_elf(k.cubin));
 }
 
+// Kernels are compiled with line info: a source translated with --line-directives carries
+// #line back to the kernel's .cpp, and the cubin's line table names that file (what Nsight
+// Compute's source view and `nvdisasm --print-line-info` read).
+TEST(NvrtcCompile, LineInfoNamesTheKernelsOwnSourceFile) {
+  tilec_test::ScopedCacheDir dir;
+  CompileJob job = tilec_test::scale_job("sm_90a");
+  job.source = "#line 7 \"my_scale_kernels.cpp\"\n" + job.source;
+  auto k = compile_with_nvrtc(job, dir.path() + "/failed/x.cu");
+  ASSERT_TRUE(is_elf(k.cubin));
+  EXPECT_NE(k.cubin.find("my_scale_kernels.cpp"), std::string::npos)
+      << "no line table naming the #line file in the cubin";
+}
+
 TEST(NvrtcCompile, ArchSpecificInstructionsNeedSm90a) {
   tilec_test::ScopedCacheDir dir;
   CompileJob job = tilec_test::scale_job("sm_90a");
@@ -71,12 +84,13 @@ TEST(NvrtcCompile, ArchSpecificInstructionsNeedSm90a) {
   EXPECT_NE(error_of(job, dir.path() + "/failed/y.cu"), "");
 }
 
-TEST(NvrtcCompile, FlagsCarryArchAndCudaIncludes) {
+TEST(NvrtcCompile, FlagsCarryArchLineInfoAndCudaIncludes) {
   auto flags = tilec::detail::compile_flags(tilec_test::scale_job("sm_90a"));
-  ASSERT_GE(flags.size(), 3u);
+  ASSERT_GE(flags.size(), 4u);
   EXPECT_EQ(flags[0], "--gpu-architecture=sm_90a");
-  EXPECT_EQ(flags[1], "-I" + tilec::detail::cuda_include_dir());
-  EXPECT_EQ(flags[2], "-I" + tilec::detail::cuda_include_dir() + "/cccl");
+  EXPECT_EQ(flags[1], "-lineinfo");
+  EXPECT_EQ(flags[2], "-I" + tilec::detail::cuda_include_dir());
+  EXPECT_EQ(flags[3], "-I" + tilec::detail::cuda_include_dir() + "/cccl");
 }
 
 TEST(NvrtcCompile, CudaIncludeDirCanBeOverridden) {
