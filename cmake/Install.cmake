@@ -1,5 +1,6 @@
 # Install.cmake - `cmake --install <build> --prefix P` lays out a relocatable package:
 #   P/bin/tilec                      the translator (finds the rest relative to itself)
+#   P/bin/tilec-opt                  passes on printed tile IR (for compiler work)
 #   P/include/tilec/...              the vocabulary, interpreter and runtime headers, and the
 #                                    device library for nvcc (tilec/device.cuh, tilec/device/)
 #   P/lib/libtilec_runtime.a         the runtime (its NVRTC path embeds the device library)
@@ -18,6 +19,7 @@ install(DIRECTORY ${TILEC_RUNTIME_INCLUDE_DIR}/tilec ${TILEC_TEMPLATES_DIR}/tile
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET tilec AND NOT TILEC_TRANSLATOR)
   install(TARGETS tilec EXPORT tilecTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS tilec-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   # The translator looks for <bin>/../lib/tilec/clang (tool/Resources.cpp), whatever LIBDIR is.
   install(DIRECTORY ${TILEC_CLANG_RESOURCE_DIR}/include DESTINATION lib/tilec/clang)
 endif()
