@@ -5,6 +5,7 @@
 
 #include "nn_kernels.tilec.h"
 
+#include <ATen/ATen.h>
 #include <torch/library.h>
 
 #include <algorithm>
@@ -18,12 +19,13 @@ constexpr int kMaxRow = 4096; // the widest row a single tile holds here
 
 // Calls f(std::integral_constant<int, BLOCK>{}) with the smallest BLOCK >= n, from 32 on.
 template <int BLOCK = 32, class F> void with_block(const char *op, int64_t n, F &&f) {
-  if constexpr (BLOCK > kMaxRow)
+  if constexpr (BLOCK > kMaxRow) {
     TORCH_CHECK(false, op, ": rows of at most ", kMaxRow, " elements, got ", n);
-  else if (n <= BLOCK)
+  } else if (n <= BLOCK) {
     f(std::integral_constant<int, BLOCK>{});
-  else
+  } else {
     with_block<BLOCK * 2>(op, n, f);
+  }
 }
 
 // Calls f(T{}) for the tensor's element type, float or double.
@@ -32,8 +34,9 @@ template <class F> void with_type(const char *op, const at::Tensor &x, F &&f) {
     f(float{});
   else if (x.scalar_type() == at::kDouble)
     f(double{});
-  else
+  else {
     TORCH_CHECK_TYPE(false, op, ": float32 or float64 tensors, got ", x.scalar_type());
+  }
 }
 
 // One warp per 256 elements of the row, 1 to 8 warps.

@@ -62,32 +62,31 @@ TEST_F(AdapterTest, CpuTensorIsRefused) {
   at::Tensor out = at::empty({4, 64});
   at::Tensor w = at::ones({64}, at::kHalf);
   expect_refused([&] { scale_rows<64>(tilec::Grid{4}, out, in, w, 64, 64, 2.0f); },
-                 {"scale_rows: argument 'out' must be a CUDA tensor, got one on cpu"});
+                 {"scale_rows: argument 'in' must be a CUDA tensor, got one on cpu"});
 }
 
 TEST_F(AdapterTest, WrongElementTypeIsATypeError) {
   at::Tensor out = fake_cuda({4, 64}, at::kFloat);
   at::Tensor in = fake_cuda({4, 64}, at::kFloat);
   at::Tensor w = fake_cuda({64}, at::kFloat); // the kernel reads tl::half
-  expect_refused<c10::TypeError>(
-      [&] { scale_rows<64>(tilec::Grid{4}, out, in, w, 64, 64, 2.0f); },
-      {"scale_rows: argument 'w' must be a tensor of Half, got Float"});
+  expect_refused<c10::TypeError>([&] { scale_rows<64>(tilec::Grid{4}, out, in, w, 64, 64, 2.0f); },
+                                 {"scale_rows: argument 'w' must be a tensor of Half, got Float"});
 }
 
 TEST_F(AdapterTest, TypeParameterDecidesTheElementType) {
   at::Tensor dst = fake_cuda({100}, at::kDouble);
   at::Tensor src = fake_cuda({100}, at::kDouble);
   expect_refused<c10::TypeError>([&] { copy_t<float, 128>(tilec::Grid{1}, dst, src, 100); },
-                                 {"copy_t: argument 'dst' must be a tensor of Float, got Double"});
+                                 {"copy_t: argument 'src' must be a tensor of Float, got Double"});
 }
 
 TEST_F(AdapterTest, NonContiguousIsRefused) {
   at::Tensor out = fake_cuda({4, 64}, at::kFloat, 0, {1, 4}); // a transposed [64, 4]
   at::Tensor in = fake_cuda({4, 64}, at::kFloat);
   at::Tensor w = fake_cuda({64}, at::kHalf);
-  expect_refused([&] { scale_rows<64>(tilec::Grid{4}, out, in, w, 64, 64, 2.0f); },
-                 {"scale_rows: argument 'out' must be contiguous", "strides [1, 4]",
-                  "tilec::torch::rows()"});
+  expect_refused(
+      [&] { scale_rows<64>(tilec::Grid{4}, out, in, w, 64, 64, 2.0f); },
+      {"scale_rows: argument 'out' must be contiguous", "strides [1, 4]", "tilec::torch::rows()"});
 }
 
 TEST_F(AdapterTest, RowsTakesARowStrideButNotAStridedRow) {
@@ -109,9 +108,9 @@ TEST_F(AdapterTest, MixedDevicesAreRefused) {
   at::Tensor out = fake_cuda({4, 64}, at::kFloat, 0);
   at::Tensor in = fake_cuda({4, 64}, at::kFloat, 1);
   at::Tensor w = fake_cuda({64}, at::kHalf, 0);
-  expect_refused([&] { scale_rows<64>(tilec::Grid{4}, out, in, w, 64, 64, 2.0f); },
-                 {"scale_rows: argument 'in' is on cuda:1 but argument 'out' is on cuda:0",
-                  "one device"});
+  expect_refused(
+      [&] { scale_rows<64>(tilec::Grid{4}, out, in, w, 64, 64, 2.0f); },
+      {"scale_rows: argument 'w' is on cuda:0 but argument 'in' is on cuda:1", "one device"});
 }
 
 TEST_F(AdapterTest, UndefinedTensorIsRefused) {
@@ -125,7 +124,7 @@ TEST_F(AdapterTest, AutotunedLauncherChecksToo) {
   at::Tensor dst = at::empty({100});
   at::Tensor src = at::empty({100});
   expect_refused([&] { copy_t_autotuned<float>(tilec::Grid{1}, dst, src, 100); },
-                 {"copy_t: argument 'dst' must be a CUDA tensor"});
+                 {"copy_t: argument 'src' must be a CUDA tensor"});
 }
 
 #if !TILEC_TORCH_CUDA

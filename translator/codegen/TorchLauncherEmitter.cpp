@@ -43,8 +43,7 @@ void emitOverload(std::ostream &os, const Kernel &k, const std::vector<const Tem
   os << "\n/// " << launcher << " on tensors: see tilec/torch.h.\n" << templateHeader(tps);
   os << "inline void " << launcher << "(" << gridType << " " << n.grid;
   for (auto &p : k.params)
-    os << ", " << (p.type.pointer ? "tilec::torch::TensorArg" : p.type.cudaElem()) << " "
-       << p.name;
+    os << ", " << (p.type.pointer ? "tilec::torch::TensorArg" : p.type.cudaElem()) << " " << p.name;
   if (!options.empty())
     os << ",\n    const tilec::LaunchOptions& " << options << " = {}";
   os << ") {\n";
@@ -53,11 +52,10 @@ void emitOverload(std::ostream &os, const Kernel &k, const std::vector<const Tem
   int pointers = 0;
   for (auto &p : k.params)
     if (p.type.pointer)
-      os << (pointers++ ? ",\n      " : "\n      ") << "tilec::torch::arg<" << pointee(p)
-         << ">(" << p.name << ", \"" << p.name << "\")";
+      os << (pointers++ ? ",\n      " : "\n      ") << "tilec::torch::arg<" << pointee(p) << ">("
+         << p.name << ", \"" << p.name << "\")";
   os << "});\n";
-  os << "  " << launcher << templateArgs(tps) << "(" << n.grid << ", " << n.launch
-     << ".stream()";
+  os << "  " << launcher << templateArgs(tps) << "(" << n.grid << ", " << n.launch << ".stream()";
   int index = 0;
   for (auto &p : k.params) {
     if (p.type.pointer)

@@ -72,22 +72,30 @@ inline void check_arg(const char *kernel, const ArgSpec &s) {
 
 class Launch {
 public:
-  /// Checks `args` in order, then that they share one device; sets that device and finds its
-  /// current stream. Throws c10::Error before anything runs.
+  /// Checks `args`: the inputs (const pointers) first, then the outputs, each in parameter
+  /// order, so that a bad input is named rather than the output made from it; then that they
+  /// share one device. Sets that device and finds its current stream. Throws c10::Error before
+  /// anything runs.
   Launch(const char *kernel, std::initializer_list<ArgSpec> args) {
     const ArgSpec *first = nullptr;
-    for (const ArgSpec &s : args) {
-      detail::check_arg(kernel, s);
-      const at::Tensor &t = s.arg->tensor;
-      if (!first)
-        first = &s;
-      TORCH_CHECK(t.device() == first->arg->tensor.device(), kernel, ": argument '", s.name,
-                  "' is on ", t.device(), " but argument '", first->name, "' is on ",
-                  first->arg->tensor.device(), "; all tensors of one launch must be on one device");
-      data_.push_back(t.data_ptr());
-    }
-    TORCH_CHECK(first, kernel, ": a tensor launch needs at least one tensor argument (its device "
-                               "and stream); call the pointer launcher instead");
+    for (bool inputs : {true, false})
+      for (const ArgSpec &s : args) {
+        if (s.read_only != inputs)
+          continue;
+        detail::check_arg(kernel, s);
+        const at::Tensor &t = s.arg->tensor;
+        if (!first)
+          first = &s;
+        TORCH_CHECK(t.device() == first->arg->tensor.device(), kernel, ": argument '", s.name,
+                    "' is on ", t.device(), " but argument '", first->name, "' is on ",
+                    first->arg->tensor.device(),
+                    "; all tensors of one launch must be on one device");
+      }
+    for (const ArgSpec &s : args)
+      data_.push_back(s.arg->tensor.data_ptr());
+    TORCH_CHECK(first, kernel,
+                ": a tensor launch needs at least one tensor argument (its device "
+                "and stream); call the pointer launcher instead");
     c10::Device device = first->arg->tensor.device();
 #if TILEC_TORCH_CUDA
     guard_.emplace(device);
