@@ -7,6 +7,8 @@
 # tilec_find_torch asks a Python that has torch where LibTorch is, as
 # torch.utils.cpp_extension does (include_paths(), library_paths(), the C++ ABI, whether it
 # was built with CUDA): TILEC_TORCH_PYTHON if set, else python3 on PATH, else /usr/bin/python3.
+# Without one, it looks for a plain LibTorch (Debian's libtorch-dev, or under Torch_ROOT):
+# ATen/ATen.h, c10 and torch_cpu, c10_cuda when there is one, the new C++ ABI.
 # It defines the INTERFACE target tilec::torch (headers, libraries, the ABI and
 # TILEC_TORCH_CUDA) and sets TILEC_TORCH_FOUND, TILEC_TORCH_CUDA, TILEC_TORCH_VERSION and
 # TILEC_TORCH_PYTHON_EXECUTABLE in the cache.
@@ -48,23 +50,32 @@ function(tilec_find_torch)
       break()
     endif()
   endforeach()
-  if(NOT python)
+  if(python)
+    string(REPLACE "\n" ";" lines "${out}")
+    list(GET lines 0 includes)
+    list(GET lines 1 libdirs)
+    list(GET lines 2 abi)
+    list(GET lines 3 cuda)
+    list(GET lines 4 version)
+    string(REPLACE "|" ";" includes "${includes}")
+    string(REPLACE "|" ";" libdirs "${libdirs}")
+    set(found_by ${python})
+  else()
+    _tilec_find_plain_libtorch(includes libdirs cuda)
+    set(abi 1)
+    set(version "(LibTorch)")
+    set(found_by "${includes}")
+  endif()
+  if(NOT includes)
     set(TILEC_TORCH_FOUND FALSE CACHE INTERNAL "")
     if(ARGV0 STREQUAL "REQUIRED")
-      message(FATAL_ERROR "tilec: no Python with torch found (tried: ${candidates}); set "
-                          "TILEC_TORCH_PYTHON")
+      message(FATAL_ERROR "tilec: PyTorch not found: no Python with torch (tried: "
+                          "${candidates}; set TILEC_TORCH_PYTHON) and no LibTorch (set Torch_ROOT)")
     endif()
-    message(STATUS "tilec: PyTorch not found (tried: ${candidates}); torch parts skipped")
+    message(STATUS "tilec: PyTorch not found (no Python with torch among ${candidates}, no "
+                   "LibTorch); torch parts skipped")
     return()
   endif()
-  string(REPLACE "\n" ";" lines "${out}")
-  list(GET lines 0 includes)
-  list(GET lines 1 libdirs)
-  list(GET lines 2 abi)
-  list(GET lines 3 cuda)
-  list(GET lines 4 version)
-  string(REPLACE "|" ";" includes "${includes}")
-  string(REPLACE "|" ";" libdirs "${libdirs}")
 
   # The runtime's std::string and std::vector cross into the extension: one ABI for both.
   if(NOT abi EQUAL 1 AND NOT CMAKE_CXX_FLAGS MATCHES "_GLIBCXX_USE_CXX11_ABI=0")
@@ -98,8 +109,28 @@ function(tilec_find_torch)
   set(TILEC_TORCH_FOUND TRUE CACHE INTERNAL "")
   set(TILEC_TORCH_CUDA ${cuda} CACHE INTERNAL "")
   set(TILEC_TORCH_VERSION ${version} CACHE INTERNAL "")
-  set(TILEC_TORCH_PYTHON_EXECUTABLE ${python} CACHE INTERNAL "")
-  message(STATUS "tilec: torch ${version} (CUDA: ${cuda}) through ${python}")
+  set(TILEC_TORCH_PYTHON_EXECUTABLE "${python}" CACHE INTERNAL "") # empty: LibTorch only
+  message(STATUS "tilec: torch ${version} (CUDA: ${cuda}) through ${found_by}")
+endfunction()
+
+# A LibTorch without Python: its include folders, library folder and whether it has CUDA, or
+# an empty <includes>.
+function(_tilec_find_plain_libtorch includes libdirs cuda)
+  set(${includes} "" PARENT_SCOPE)
+  find_path(TILEC_LIBTORCH_INCLUDE ATen/ATen.h HINTS ${Torch_ROOT}/include)
+  find_library(TILEC_LIBTORCH_CPU torch_cpu HINTS ${Torch_ROOT}/lib)
+  if(NOT TILEC_LIBTORCH_INCLUDE OR NOT TILEC_LIBTORCH_CPU)
+    return()
+  endif()
+  get_filename_component(dir ${TILEC_LIBTORCH_CPU} DIRECTORY)
+  set(${includes} ${TILEC_LIBTORCH_INCLUDE} ${TILEC_LIBTORCH_INCLUDE}/torch/csrc/api/include
+      PARENT_SCOPE)
+  set(${libdirs} ${dir} PARENT_SCOPE)
+  if(EXISTS ${dir}/libc10_cuda.so)
+    set(${cuda} 1 PARENT_SCOPE)
+  else()
+    set(${cuda} 0 PARENT_SCOPE)
+  endif()
 endfunction()
 
 function(tilec_add_torch_extension name)

@@ -5,7 +5,10 @@
 set -euo pipefail
 
 PACKAGES=(libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-dev llvm-19-tools
-  libboost-program-options-dev clang-format-19 ninja-build cmake g++ libgtest-dev)
+  libboost-program-options-dev clang-format-19 ninja-build cmake g++ libgtest-dev
+  # The PyTorch adapter's tests (tilec/torch.h, examples/torch): LibTorch and torch for
+  # Python 3, CPU only (about 50 MB to download).
+  libtorch-dev python3-torch)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

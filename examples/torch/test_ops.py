@@ -10,6 +10,7 @@ import sys
 import unittest
 
 import torch
+import torch.utils.dlpack
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_nn  # noqa: E402
@@ -77,6 +78,27 @@ class BadInputs(unittest.TestCase):
         w = torch.ones(8, device="cuda:1")
         with self.assertRaisesRegex(RuntimeError, "all tensors of one launch must be on one device"):
             ops.layer_norm_fwd(x, w, w, 1e-5)
+
+
+class DLPack(unittest.TestCase):
+    """Arrays of other libraries (CuPy, JAX, NumPy) come in through torch.from_dlpack, without a
+    copy; the operators then see ordinary tensors."""
+
+    def test_host_array_is_refused(self):
+        import numpy as np
+        x = torch.from_dlpack(np.ones((4, 8), dtype=np.float32))
+        with self.assertRaisesRegex(RuntimeError, "argument 'x' must be a CUDA tensor, got one on cpu"):
+            ops.softmax_fwd(x)
+
+    @unittest.skipUnless(cuda, "needs a GPU")
+    def test_device_capsule(self):
+        src = torch.randn(16, 100, device="cuda")
+        x = torch.from_dlpack(torch.utils.dlpack.to_dlpack(src))  # as from another library
+        self.assertEqual(x.data_ptr(), src.data_ptr())
+        y = ops.softmax_fwd(x)
+        torch.testing.assert_close(y, torch.softmax(src, -1))
+        back = torch.utils.dlpack.to_dlpack(y)  # what cupy.from_dlpack / jax.dlpack take
+        self.assertEqual(torch.from_dlpack(back).data_ptr(), y.data_ptr())
 
 
 class AutogradWiring(unittest.TestCase):
