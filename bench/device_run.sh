@@ -48,8 +48,10 @@ step "configure" "$OUT/build.log" configure ||
   step "configure (no gtest tests)" "$OUT/build.log" configure -DTILEC_BUILD_TESTS=OFF
 # -k 0: a target that fails to build does not stop the others.
 if [[ $PARTS == torch ]]; then
-  step "build (torch)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target tilec_nn \
-    torch_adapter_tests torch_nn_kernels_tests -- -k 0
+  # The extension alone first: its tests are gtest programs, absent when GoogleTest is.
+  step "build (torch)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target tilec_nn
+  step "build (torch tests)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" \
+    --target torch_adapter_tests torch_nn_kernels_tests -- -k 0
 else
   step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
 fi

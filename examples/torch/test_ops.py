@@ -123,7 +123,7 @@ class AutogradWiring(unittest.TestCase):
 class Kernels(unittest.TestCase):
     def test_softmax_matches_torch(self):
         for shape in [(1, 1), (3, 33), (5, 100), (2, 3, 1000), (4, 4096)]:
-            for dtype, tol in [(torch.float32, 1e-6), (torch.float64, 1e-12)]:
+            for dtype, tol in [(torch.float32, 1e-5), (torch.float64, 1e-12)]:
                 x = (torch.randn(shape, device="cuda", dtype=dtype) * 4).requires_grad_()
                 dy = torch.randn(shape, device="cuda", dtype=dtype)
                 poison_allocator(shape, dtype)

@@ -3,6 +3,8 @@
 // of each autotuned launcher, whose pointer parameters are tilec::torch::TensorArg instead of
 // pointers and which takes no stream. It checks every tensor (by its parameter's name) before
 // anything runs, then calls the pointer launcher on the tensors' device and current stream.
+// A kernel without pointer parameters gets none: there would be no tensor to take a device
+// and a stream from.
 #include "codegen/Codegen.h"
 #include "codegen/LauncherNames.h"
 
@@ -39,6 +41,11 @@ std::string pointee(const KernelParam &p) {
 void emitOverload(std::ostream &os, const Kernel &k, const std::vector<const TemplateParam *> &tps,
                   const std::string &launcher, const std::string &gridType,
                   const std::string &options) {
+  bool anyPointer = false;
+  for (auto &p : k.params)
+    anyPointer |= p.type.pointer;
+  if (!anyPointer)
+    return;
   LauncherNames n(k);
   os << "\n/// " << launcher << " on tensors: see tilec/torch.h.\n" << templateHeader(tps);
   os << "inline void " << launcher << "(" << gridType << " " << n.grid;
