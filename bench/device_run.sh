@@ -92,7 +92,10 @@ done
 # (the torch.* tests of ctest), 200 training steps against eager in float32 and 50 in
 # float64, then the per-call cost from Python next to torch and Triton.
 run_torch() {
-  local py="env PYTHONUNBUFFERED=1 TILEC_NN_LIBRARY=$BUILD/examples/torch/tilec_nn.so python3"
+  # The Python the build found torch in (tilec_find_torch), as the ctest cases use.
+  local python
+  python=$(sed -n 's/^TILEC_TORCH_PYTHON_EXECUTABLE:INTERNAL=//p' "$BUILD/CMakeCache.txt")
+  local py="env PYTHONUNBUFFERED=1 TILEC_NN_LIBRARY=$BUILD/examples/torch/tilec_nn.so ${python:-python3}"
   step "ctest torch" "$OUT/torch.log" \
     ctest --test-dir "$BUILD" -R '^torch\.' --output-on-failure --timeout 600
   step "train block fp32 200 steps" "$OUT/torch.log" timeout 600 \

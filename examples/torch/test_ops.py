@@ -165,13 +165,18 @@ class Kernels(unittest.TestCase):
             lambda x, w, b: tilec_nn.LayerNormFn.apply(x, w, b, 1e-5), (x, w, b)))
 
     def test_current_stream(self):
-        """The launch goes on the caller's current stream, not the default one."""
-        x = torch.randn(64, 512, device="cuda")
-        s = torch.cuda.Stream()
+        """The launch goes on the caller's current stream: there it runs after the copy that
+        a sleeping kernel holds back; on any other stream it would read the zeros."""
+        src = torch.randn(64, 512, device="cuda")
+        x = torch.zeros_like(src)
+        torch.cuda.synchronize()
+        s = torch.cuda.Stream()  # non-blocking: no implicit order with the default stream
         with torch.cuda.stream(s):
-            y = tilec_nn.softmax(x)
+            torch.cuda._sleep(20_000_000)
+            x.copy_(src)
+            y = ops.softmax_fwd(x)
         s.synchronize()
-        torch.testing.assert_close(y, torch.softmax(x, -1))
+        torch.testing.assert_close(y, torch.softmax(src, -1))
 
     @unittest.skipUnless(hasattr(torch, "compile") and torch.__version__ >= "2.4", "torch.compile")
     def test_torch_compile(self):

@@ -7,12 +7,12 @@
 #include <tilec/torch/tensor_arg.h>
 
 #include <c10/core/Device.h>
+#include <c10/util/SmallVector.h>
 #include <c10/util/Exception.h>
 
 #include <initializer_list>
 #include <optional>
 #include <sstream>
-#include <vector>
 
 // CUDA launches need LibTorch's CUDA part (c10_cuda); without it the checks still run.
 #ifndef TILEC_TORCH_CUDA
@@ -112,7 +112,7 @@ public:
   template <class T> T *data(size_t i) const { return static_cast<T *>(data_[i]); }
 
 private:
-  std::vector<void *> data_;
+  c10::SmallVector<void *, 8> data_; // no allocation for up to 8 tensors
   tilec::Stream stream_ = nullptr;
 #if TILEC_TORCH_CUDA
   std::optional<c10::cuda::CUDAGuard> guard_;
