@@ -1,7 +1,7 @@
 # TilecTorch.cmake - build PyTorch extensions from tilec kernels.
 #
 #   tilec_find_torch([REQUIRED])
-#   tilec_add_torch_extension(<name> KERNELS k.cpp... SOURCES binding.cpp...
+#   tilec_add_torch_extension(<name> [KERNELS k.cpp...] SOURCES binding.cpp...
 #                             [MODE nvrtc|nvcc] [SPECIALIZE ...])
 #
 # tilec_find_torch asks a Python that has torch where LibTorch is, as
@@ -13,7 +13,9 @@
 # TILEC_TORCH_CUDA) and sets TILEC_TORCH_FOUND, TILEC_TORCH_CUDA, TILEC_TORCH_VERSION and
 # TILEC_TORCH_PYTHON_EXECUTABLE in the cache.
 #
-# tilec_add_torch_extension translates KERNELS (tilec_add_kernels) and builds <name>.so, a
+# tilec_add_torch_extension translates KERNELS (tilec_add_kernels; without KERNELS, the SOURCES
+# whose text has the word TILEC_KERNEL, as scripts/pregenerate.sh picks them) and builds
+# <name>.so from the other SOURCES, a
 # shared library with torch.utils.cpp_extension's flags (TORCH_EXTENSION_NAME=<name>, the
 # ABI). Its SOURCES register operators with TORCH_LIBRARY; Python loads it with
 # torch.ops.load_library("<path>/<name>.so") and calls torch.ops.<namespace>.<op>(...).
@@ -135,9 +137,23 @@ endfunction()
 
 function(tilec_add_torch_extension name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODE" "KERNELS;SOURCES;SPECIALIZE")
+  if(NOT ARG_KERNELS)
+    set(bindings "")
+    foreach(src IN LISTS ARG_SOURCES)
+      get_filename_component(path ${src} ABSOLUTE)
+      file(READ ${path} text)
+      if(text MATCHES "TILEC_KERNEL")
+        list(APPEND ARG_KERNELS ${src})
+      else()
+        list(APPEND bindings ${src})
+      endif()
+    endforeach()
+    set(ARG_SOURCES ${bindings})
+  endif()
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_KERNELS OR NOT ARG_SOURCES)
-    message(FATAL_ERROR "usage: tilec_add_torch_extension(<name> KERNELS k.cpp... SOURCES "
-                        "binding.cpp... [MODE nvrtc|nvcc] [SPECIALIZE ...])")
+    message(FATAL_ERROR "usage: tilec_add_torch_extension(<name> [KERNELS k.cpp...] SOURCES "
+                        "binding.cpp... [MODE nvrtc|nvcc] [SPECIALIZE ...]): needs kernel "
+                        "sources (TILEC_KERNEL) and binding sources")
   endif()
   tilec_find_torch(REQUIRED)
   add_library(${name} MODULE ${ARG_SOURCES})

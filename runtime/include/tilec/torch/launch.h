@@ -7,8 +7,8 @@
 #include <tilec/torch/tensor_arg.h>
 
 #include <c10/core/Device.h>
-#include <c10/util/SmallVector.h>
 #include <c10/util/Exception.h>
+#include <c10/util/SmallVector.h>
 
 #include <initializer_list>
 #include <optional>
