@@ -5,6 +5,9 @@
 # print the comparison table last. Every log goes under $OUT (default ./out). A failing
 # step is reported and the rest still run. PARTS=tests or PARTS=bench runs only the tests (with
 # the sanitizers) or only the benchmarks, for when one run must fit a shorter time limit.
+# PARTS=torch builds only the PyTorch extension and its tests (examples/torch, tests/torch),
+# runs them, the training comparison, the cpp_extension.load recipe and the per-call
+# benchmark, and prints that benchmark's table last; PARTS=all includes it.
 set -uo pipefail
 PARTS=${PARTS:-all}
 
@@ -44,7 +47,14 @@ configure() {
 step "configure" "$OUT/build.log" configure ||
   step "configure (no gtest tests)" "$OUT/build.log" configure -DTILEC_BUILD_TESTS=OFF
 # -k 0: a target that fails to build does not stop the others.
-step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
+if [[ $PARTS == torch ]]; then
+  # The extension alone first: its tests are gtest programs, absent when GoogleTest is.
+  step "build (torch)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target tilec_nn
+  step "build (torch tests)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" \
+    --target torch_adapter_tests torch_nn_kernels_tests -- -k 0
+else
+  step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
+fi
 
 run_tests() {
 step "ctest gpu|runtime|interpreter" "$OUT/tests.log" \
@@ -83,7 +93,29 @@ step "nvtx ranges (ncu)" "$OUT/profile.log" \
   timeout 120 ncu --nvtx -c 1 --section LaunchStats "$example/vector_add" --gpu --small
 
 }
-[[ $PARTS == bench ]] || run_tests
+[[ $PARTS == bench || $PARTS == torch ]] || run_tests
+
+# The PyTorch extension: bad inputs, kernels against torch, gradcheck, torch.compile
+# (the torch.* tests of ctest), 200 training steps against eager in float32 and 50 in
+# float64, then the per-call cost from Python next to torch and Triton.
+run_torch() {
+  # The Python the build found torch in (tilec_find_torch), as the ctest cases use.
+  local python
+  python=$(sed -n 's/^TILEC_TORCH_PYTHON_EXECUTABLE:INTERNAL=//p' "$BUILD/CMakeCache.txt")
+  local py="env PYTHONUNBUFFERED=1 TILEC_NN_LIBRARY=$BUILD/examples/torch/tilec_nn.so ${python:-python3}"
+  step "ctest torch" "$OUT/torch.log" \
+    ctest --test-dir "$BUILD" -R '^torch\.' --output-on-failure --timeout 600
+  step "train block fp32 200 steps" "$OUT/torch.log" timeout 600 \
+    $py "$ROOT/examples/torch/train_block.py" --steps 200
+  step "train block fp64 50 steps" "$OUT/torch.log" timeout 600 \
+    $py "$ROOT/examples/torch/train_block.py" --steps 50 --dtype float64
+  step "bench torch call overhead" "$OUT/torch.log" timeout 600 \
+    $py "$ROOT/bench/torch_overhead.py"
+  # The short table: the training verdicts, then the per-call figures.
+  grep -E '^train_block: |largest relative' "$OUT/torch.log" >"$OUT/torch_table.md"
+  grep -A6 '^softmax fp32 from Python' "$OUT/torch.log" >>"$OUT/torch_table.md"
+}
+[[ $PARTS == all || $PARTS == torch ]] && run_torch
 
 bench_tilec() {
   "$BUILD/bench/bench_vector_add" >"$OUT/bench_tilec.jsonl"
@@ -115,7 +147,7 @@ bench_triton() {
   $py "$ROOT/bench/peers/spellings.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   return $rc
 }
-if [[ $PARTS != tests ]]; then
+if [[ $PARTS != tests && $PARTS != torch ]]; then
   step "bench tilec" "$OUT/bench.log" bench_tilec
   step "bench triton+torch" "$OUT/bench.log" bench_triton
   python3 "$ROOT/bench/report.py" "$OUT/bench_tilec.jsonl" "$OUT/bench_triton_torch.jsonl" \
@@ -130,3 +162,4 @@ echo "==== steps"
 printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/steps.txt"
 echo
 [[ -f $OUT/report.md ]] && cat "$OUT/report.md"
+[[ -f $OUT/torch_table.md ]] && cat "$OUT/torch_table.md"

@@ -32,5 +32,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tilecConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/tilecConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/tilecConfig.cmake ${PROJECT_BINARY_DIR}/tilecConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/TilecKernels.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/TilecKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/TilecTorch.cmake
         DESTINATION ${TILEC_INSTALL_CMAKEDIR})

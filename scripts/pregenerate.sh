@@ -25,11 +25,12 @@ KERNELS=(
   'examples/matmul/matmul.cpp'
   'examples/batched_matmul/batched_matmul.cpp'
   'examples/grouped_gemm/grouped_gemm.cpp'
+  'examples/torch/nn_kernels.cpp'
 )
 # Kernel sources of tests that launch on a GPU and of the benchmarks (bench/kernels/): every
 # .cpp under these folders, subfolders included, that defines a TILEC_KERNEL is translated as
 # well (a host program there must not mention that word).
-KERNEL_DIRS=(tests/gpu tests/runtime bench)
+KERNEL_DIRS=(tests/gpu tests/runtime tests/torch bench)
 
 mkdir -p "$out"
 

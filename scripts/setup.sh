@@ -62,7 +62,10 @@ fi
 
 # shellcheck disable=SC2207
 PACKAGES=($(llvm_packages "$llvm") clang-format-"$llvm"
-  libboost-program-options-dev ninja-build cmake g++ libgtest-dev)
+  libboost-program-options-dev ninja-build cmake g++ libgtest-dev
+  # The PyTorch adapter's tests (tilec/torch.h, examples/torch): LibTorch and torch for
+  # Python 3, CPU only (about 50 MB to download).
+  libtorch-dev python3-torch)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

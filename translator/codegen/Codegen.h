@@ -43,6 +43,11 @@ std::string templateKinds(const Kernel &k);
 std::string emitAutotunedLaunchers(const std::vector<const Kernel *> &kernels,
                                    const std::vector<AutotuneDecl> &decls, const EmitOptions &opts);
 
+/// The launchers on PyTorch tensors (tilec/torch.h): an overload of each launcher above whose
+/// pointer parameters take tensors, inside `#ifdef TILEC_TORCH_ADAPTER`.
+std::string emitTorchLaunchers(const std::vector<const Kernel *> &kernels,
+                               const std::vector<AutotuneDecl> &decls);
+
 /// One ahead-of-time instantiation request: "add_kernel<1024>" or "add_kernel<1024>:8:3".
 struct AotSpec {
   std::string kernel;

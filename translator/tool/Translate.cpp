@@ -128,7 +128,8 @@ public:
     eo.lineDirectives = o_.lineDirectives;
     eo.target = o_.target;
     std::string cuda = emitCuda(ks, eo);
-    std::string launcher = emitLauncher(ks, cuda, eo) + emitAutotunedLaunchers(ks, autotune, eo);
+    std::string launcher = emitLauncher(ks, cuda, eo) + emitAutotunedLaunchers(ks, autotune, eo) +
+                           emitTorchLaunchers(ks, autotune);
 
     std::vector<AotSpec> specs;
     for (auto &text : o_.aotSpecs) {
