@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <tuple>
 
 namespace {
@@ -20,7 +21,7 @@ constexpr int kMaxRow = 4096; // the widest row a single tile holds here
 // Calls f(std::integral_constant<int, BLOCK>{}) with the smallest BLOCK >= n, from 32 on.
 template <int BLOCK = 32, class F> void with_block(const char *op, int64_t n, F &&f) {
   if constexpr (BLOCK > kMaxRow) {
-    TORCH_CHECK(false, op, ": rows of at most ", kMaxRow, " elements, got ", n);
+    TORCH_CHECK(false, op, ": rows of at most ", std::to_string(kMaxRow), " elements, got ", std::to_string(n));
   } else if (n <= BLOCK) {
     f(std::integral_constant<int, BLOCK>{});
   } else {
@@ -48,7 +49,7 @@ tilec::LaunchOptions row_options(int block) {
 std::pair<int64_t, int64_t> rows_of(const char *op, const at::Tensor &x) {
   TORCH_CHECK(x.defined() && x.dim() >= 1, op, ": a tensor of at least one dimension");
   TORCH_CHECK(x.numel() <= std::numeric_limits<int32_t>::max(), op,
-              ": at most 2^31 - 1 elements (the kernels index with int), got ", x.numel());
+              ": at most 2^31 - 1 elements (the kernels index with int), got ", std::to_string(x.numel()));
   int64_t n = x.size(-1);
   return {n, n ? x.numel() / n : 0};
 }
@@ -70,8 +71,8 @@ at::Tensor op_softmax_fwd(const at::Tensor &x) {
 
 at::Tensor op_softmax_bwd(const at::Tensor &y, const at::Tensor &dy) {
   auto [n, rows] = rows_of("softmax_bwd", y);
-  TORCH_CHECK(dy.sizes() == y.sizes(), "softmax_bwd: dy must have y's sizes ", y.sizes(), ", got ",
-              dy.sizes());
+  TORCH_CHECK(dy.sizes() == y.sizes(), "softmax_bwd: dy must have y's sizes ", tilec::torch::shape_text(y.sizes()), ", got ",
+              tilec::torch::shape_text(dy.sizes()));
   at::Tensor dx = at::empty_like(y, at::MemoryFormat::Contiguous);
   if (rows == 0)
     return dx;
@@ -86,10 +87,10 @@ at::Tensor op_softmax_bwd(const at::Tensor &y, const at::Tensor &dy) {
 }
 
 void check_affine(const char *op, const at::Tensor &w, const at::Tensor &b, int64_t n) {
-  TORCH_CHECK(w.dim() == 1 && w.size(0) == n, op, ": weight must have shape [", n, "], got ",
-              w.sizes());
-  TORCH_CHECK(b.dim() == 1 && b.size(0) == n, op, ": bias must have shape [", n, "], got ",
-              b.sizes());
+  TORCH_CHECK(w.dim() == 1 && w.size(0) == n, op, ": weight must have shape [", std::to_string(n), "], got ",
+              tilec::torch::shape_text(w.sizes()));
+  TORCH_CHECK(b.dim() == 1 && b.size(0) == n, op, ": bias must have shape [", std::to_string(n), "], got ",
+              tilec::torch::shape_text(b.sizes()));
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor>
@@ -116,10 +117,10 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor>
 op_layer_norm_bwd(const at::Tensor &dy, const at::Tensor &x, const at::Tensor &w,
                   const at::Tensor &mean, const at::Tensor &rstd) {
   auto [n, rows] = rows_of("layer_norm_bwd", x);
-  TORCH_CHECK(dy.sizes() == x.sizes(), "layer_norm_bwd: dy must have x's sizes ", x.sizes(),
-              ", got ", dy.sizes());
+  TORCH_CHECK(dy.sizes() == x.sizes(), "layer_norm_bwd: dy must have x's sizes ", tilec::torch::shape_text(x.sizes()),
+              ", got ", tilec::torch::shape_text(dy.sizes()));
   TORCH_CHECK(mean.numel() == rows && rstd.numel() == rows,
-              "layer_norm_bwd: mean and rstd must have one element per row (", rows, ")");
+              "layer_norm_bwd: mean and rstd must have one element per row (", std::to_string(rows), ")");
   check_affine("layer_norm_bwd", w, w, n);
   at::Tensor dx = at::empty_like(x, at::MemoryFormat::Contiguous);
   at::Tensor dw = at::empty_like(w, at::MemoryFormat::Contiguous);

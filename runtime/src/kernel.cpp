@@ -204,11 +204,11 @@ void KernelState::forget_all() {
   const detail::Driver *d = detail::try_driver();
   for (auto &s : specs)
     if (s->module && d) {
-      // In the module's own context; errors ignored: the driver may be shutting down, or
-      // the context gone.
-      const bool pushed = d->api.ctx_push_current(s->where->context) == CUDA_SUCCESS;
-      d->api.module_unload(s->module);
-      if (pushed) {
+      // In the module's own context. A context that cannot be made current is gone, and
+      // its modules with it: nothing to unload. (Errors are ignored: the driver may be
+      // shutting down.)
+      if (d->api.ctx_push_current(s->where->context) == CUDA_SUCCESS) {
+        d->api.module_unload(s->module);
         CUcontext popped = nullptr;
         d->api.ctx_pop_current(&popped);
       }

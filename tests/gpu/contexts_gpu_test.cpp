@@ -88,8 +88,8 @@ public:
   ~SecondContext() {
     if (second_) {
       set_(primary_);
+      tilec::clear_memory_cache(); // unloads its modules while it still exists
       destroy_(second_);
-      tilec::clear_memory_cache(); // its modules went with it
     }
     if (lib_)
       dlclose(lib_);

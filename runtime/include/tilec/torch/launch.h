@@ -12,7 +12,7 @@
 
 #include <initializer_list>
 #include <optional>
-#include <sstream>
+#include <string>
 
 // CUDA launches need LibTorch's CUDA part (c10_cuda); without it the checks still run.
 #ifndef TILEC_TORCH_CUDA
@@ -31,10 +31,23 @@ namespace tilec::torch {
 
 namespace detail {
 
+} // namespace detail
+
+/// "[4, 8]": sizes or strides for messages. Built with std::to_string, not an ostream: in an
+/// extension compiled as C++20 with GCC 13 and loaded into PyTorch 2.11's wheels, inserting an
+/// integer into a std::ostringstream crashed (the stream's own instantiation of
+/// ostream::_M_insert<long>), so messages from extensions should not format numbers that way.
+inline std::string shape_text(c10::IntArrayRef dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+namespace detail {
+
 inline std::string layout_words(const at::Tensor &t) {
-  std::ostringstream os;
-  os << "sizes " << t.sizes() << " and strides " << t.strides();
-  return os.str();
+  return "sizes " + shape_text(t.sizes()) + " and strides " + shape_text(t.strides());
 }
 
 // Whether the last dimension is dense (or has at most one element).
