@@ -64,7 +64,14 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (vm.count("help")) {
-    std::cout << desc << "\npasses (--dump-after), in pipeline order:\n" << tilec::passHelp();
+    std::cout << desc << "\npasses (--dump-after), in pipeline order:\n" << tilec::passHelp()
+              << "\nexamples:\n"
+                 "  tilec kernels.cpp -o gen                 writes gen/kernels.cu and gen/kernels.tilec.h\n"
+                 "  tilec -p build src/kernels.cpp -o gen    flags from build/compile_commands.json\n"
+                 "  tilec k.cpp -- -DBLOCK=256 -Iinclude     clang arguments after --\n"
+                 "  tilec --arch=sm_80 --check k.cpp         fail unless the output compiles for sm_80\n"
+                 "  tilec --dump-after=pipeline k.cpp        the tile IR after one pass\n"
+                 "docs/translator.md has the rest.\n";
     return 0;
   }
   if (vm.count("version")) {
