@@ -12,8 +12,6 @@
 #include <dlfcn.h>
 
 #include <atomic>
-#include <filesystem>
-#include <random>
 #include <thread>
 #include <vector>
 
@@ -110,21 +108,7 @@ private:
   CUcontext primary_ = nullptr, second_ = nullptr;
 };
 
-class GpuContexts : public testing::Test {
-protected:
-  void SetUp() override {
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("tilec-contexts-test-" + std::to_string(std::random_device{}())))
-               .string();
-    setenv("TILEC_CACHE_DIR", dir_.c_str(), 1);
-    tilec::clear_memory_cache();
-  }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string dir_;
-};
+class GpuContexts : public tilec_test::FreshCacheTest {};
 
 } // namespace
 

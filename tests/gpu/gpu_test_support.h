@@ -9,7 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,24 @@
   } while (0)
 
 namespace tilec_test {
+
+/// A test with its own cache folder (TILEC_CACHE_DIR) and an empty in-memory cache, so that
+/// compile and disk-hit counts are predictable.
+class FreshCacheTest : public testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = (std::filesystem::temp_directory_path() /
+            ("tilec-gpu-test-" + std::to_string(std::random_device{}())))
+               .string();
+    setenv("TILEC_CACHE_DIR", dir_.c_str(), 1);
+    tilec::clear_memory_cache();
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string dir_;
+};
 
 /// `count` elements of poison (all bytes 0xff: NaN floats, -1 integers).
 template <class T> std::vector<T> poisoned(size_t count) {

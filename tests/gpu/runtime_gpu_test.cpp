@@ -94,21 +94,7 @@ tilec::Kernel &empty_kernel_object() {
 }
 
 // Each test gets its own cache folder so compile/disk-hit counts are predictable.
-class GpuRuntime : public testing::Test {
-protected:
-  void SetUp() override {
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("tilec-gpu-test-" + std::to_string(std::random_device{}())))
-               .string();
-    setenv("TILEC_CACHE_DIR", dir_.c_str(), 1);
-    tilec::clear_memory_cache();
-  }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string dir_;
-};
+class GpuRuntime : public tilec_test::FreshCacheTest {};
 
 std::vector<float> iota_floats(size_t n, float scale) {
   std::vector<float> v(n);
