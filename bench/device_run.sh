@@ -5,6 +5,8 @@
 # print the comparison table last. Every log goes under $OUT (default ./out). A failing
 # step is reported and the rest still run. PARTS=tests or PARTS=bench runs only the tests (with
 # the sanitizers) or only the benchmarks, for when one run must fit a shorter time limit.
+# PARTS=corpus builds and runs only the corpus (tests/corpus): its interpreter and GPU tests,
+# bench_corpus and its Triton peer (bench/peers/corpus.py), and prints their ratio table last.
 set -uo pipefail
 PARTS=${PARTS:-all}
 
@@ -44,7 +46,33 @@ configure() {
 step "configure" "$OUT/build.log" configure ||
   step "configure (no gtest tests)" "$OUT/build.log" configure -DTILEC_BUILD_TESTS=OFF
 # -k 0: a target that fails to build does not stop the others.
-step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
+if [[ $PARTS == corpus ]]; then
+  step "build (corpus)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
+    tilec_corpus_interpreter_tests corpus_gpu_tests bench_corpus -- -k 0
+else
+  step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
+fi
+
+run_corpus() {
+  step "ctest corpus" "$OUT/corpus_tests.log" \
+    ctest --test-dir "$BUILD" -R 'corpus' -E 'nvrtc' --output-on-failure
+  step "bench corpus tilec" "$OUT/corpus_bench.log" \
+    sh -c '"$0" >"$1"' "$BUILD/bench/bench_corpus" "$OUT/corpus_tilec.jsonl"
+  step "bench corpus triton" "$OUT/corpus_bench.log" \
+    env PYTHONUNBUFFERED=1 sh -c 'python3 "$0" >"$1"' "$ROOT/bench/peers/corpus.py" \
+    "$OUT/corpus_triton.jsonl"
+  python3 "$ROOT/bench/report.py" --ratio "$OUT/corpus_tilec.jsonl" "$OUT/corpus_triton.jsonl" \
+    >"$OUT/corpus_report.md" 2>>"$OUT/corpus_bench.log"
+  echo
+  echo "==== steps"
+  printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/steps.txt"
+  echo
+  cat "$OUT/corpus_report.md"
+}
+if [[ $PARTS == corpus ]]; then
+  run_corpus
+  exit 0
+fi
 
 run_tests() {
 step "ctest gpu|runtime|interpreter" "$OUT/tests.log" \
