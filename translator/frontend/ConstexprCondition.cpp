@@ -35,8 +35,10 @@ std::string constantText(const Expr *e, const ASTContext &ctx) {
     if (qt->isBooleanType())
       return r.Val.getInt().getBoolValue() ? "true" : "false";
     const llvm::APSInt &v = r.Val.getInt();
-    std::string s = v.isSigned() ? std::to_string(v.getExtValue()) : std::to_string(v.getZExtValue());
-    return "(" + s + (v.isSigned() ? "" : "u") + (v.getBitWidth() > 32 ? "ll" : "") + ")";
+    // An enumerator promotes to int where it is compared or computed with: print it so.
+    bool isSigned = v.isSigned() || qt->isEnumeralType();
+    std::string s = isSigned ? std::to_string(v.getExtValue()) : std::to_string(v.getZExtValue());
+    return "(" + s + (isSigned ? "" : "u") + (v.getBitWidth() > 32 ? "ll" : "") + ")";
   }
   if (r.Val.isFloat()) {
     char buf[64];
