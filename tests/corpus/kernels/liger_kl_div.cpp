@@ -29,7 +29,7 @@ TILEC_KERNEL void kldiv_kernel_forward(const T *y_ptr, int y_stride, const T *gt
     auto y_true = tl::load(gt_ptr + offsets, mask, 0.0f);
 
     // KL(y_true || y) = y_true * (log(y_true) - log(y)), y given in log space
-    auto loss = tl::zeros<float, BLOCK_SIZE>();
+    auto loss = tl::zeros_like(y);
     if constexpr (!log_target)
       loss = y_true * (tl::log(tl::maximum(y_true, eps)) - y);
     else
