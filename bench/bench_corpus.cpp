@@ -1,4 +1,5 @@
-// bench_corpus.cpp - the corpus kernels (tests/corpus/kernels/, ported from Liger-Kernel) at
+// bench_corpus.cpp - the corpus kernels (tests/corpus/kernels/, ported from Liger-Kernel and
+// FlagGems) at
 // LLM shapes, for comparison with the Triton originals that bench/peers/corpus.py runs on
 // the same problems: bf16 (group norm fp32), 4096 rows of 4096-14336 columns, vocabularies of
 // 32000 and 128256. Block sizes and num_warps are what the originals' host code picks
@@ -11,6 +12,7 @@
 // checked by gpu.corpus.* (tests/corpus). Prints JSON lines (bench_util.h); exits 77
 // without a GPU.
 #include "bench_util.h"
+#include "flaggems_argmax.tilec.h"
 #include "liger_cross_entropy.tilec.h"
 #include "liger_geglu.tilec.h"
 #include "liger_group_norm.tilec.h"
@@ -195,6 +197,20 @@ void kl_div(int vocab, cudaStream_t s) {
   });
 }
 
+void argmax(int vocab, cudaStream_t s) {
+  // FlagGems' heuristics for M >= 4096: BLOCK_M 8, BLOCK_N min(4096, next power of two of N)
+  const size_t n = size_t(kRows) * vocab;
+  Dev<bf16> x(n, -4, 4);
+  int64_t *out = nullptr;
+  CHECK_CUDA(cudaMalloc(&out, kRows * sizeof(int64_t)));
+  report("argmax dim=1 bf16 " + rows_x(vocab), n * 2.0 + kRows * 8,
+         "BLOCK_M=8 BLOCK_N=4096 num_warps=4", s, [&] {
+           argmax_kernel<bf16, 8, 4096>(tilec::Grid{kRows / 8, 1}, s, x.p, out, kRows, vocab, 1,
+                                        {.num_warps = 4});
+         });
+  cudaFree(out);
+}
+
 void group_norm(cudaStream_t s) {
   // [32, 256, 32x32] in 32 groups: 8 channels of 1024 per group, hidden size 8192.
   constexpr int batch = 32, channels = 256, groups = 32, spatial = 1024;
@@ -226,6 +242,8 @@ int main() {
     cross_entropy(128256, s);
     kl_div(32000, s);
     kl_div(128256, s);
+    argmax(32000, s);
+    argmax(128256, s);
     group_norm(s);
   });
 }

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """The Triton originals of the corpus kernels (tests/corpus/kernels/) on bench_corpus' problems.
 
+The argmax kernel re-implements FlagGems' (github.com/FlagOpen/FlagGems,
+src/flag_gems/ops/argmax.py: argmax_kernel, Apache License 2.0) with its nvidia heuristics
+(BLOCK_M 8 for M >= 4096, BLOCK_N min(4096, next power of two of N), 4 warps).
+
 The kernels below are re-implementations of Liger-Kernel's
 (github.com/linkedin/Liger-Kernel, src/liger_kernel/ops/{rms_norm,layer_norm,swiglu,geglu,
 rope,cross_entropy,kl_div,group_norm}.py, BSD 2-Clause licence) with the same algorithm,
@@ -352,6 +356,27 @@ def group_norm_fwd(Y, y_row_stride, y_col_stride, X, x_row_stride, x_col_stride,
     tl.store(RSTD + batch * rstd_row_stride + group * rstd_col_stride, rstd)
 
 
+@triton.jit
+def argmax_kernel(inp, out_index, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_k = tl.program_id(1)
+    m_offset = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    lowest = float("-inf")
+    max_values = tl.full([BLOCK_M], dtype=tl.float32, value=lowest)
+    argmax_values = tl.full([BLOCK_M], dtype=tl.int64, value=0)
+    for start_n in range(0, N, BLOCK_N):
+        n_offset = start_n + tl.arange(0, BLOCK_N)
+        offset = m_offset[:, None] * N * K + n_offset[None, :] * K + pid_k
+        mask = (m_offset[:, None] < M) & (n_offset[None, :] < N)
+        vals = tl.load(inp + offset, mask=mask, other=lowest)
+        local_max, local_argmax = tl.max(vals, 1, return_indices=True,
+                                         return_indices_tie_break_left=True)
+        update = local_max > max_values
+        max_values = tl.where(update, local_max, max_values)
+        argmax_values = tl.where(update, start_n + local_argmax, argmax_values)
+    tl.store(out_index + m_offset * K + pid_k, argmax_values, mask=m_offset < M)
+
+
 def report(name, nbytes, note, fn):
     ms = median_ms(fn)
     emit("corpus " + name, "triton", ms, "GB/s", nbytes / (ms * 1e6), note)
@@ -468,6 +493,16 @@ def bench_kl_div(vocab):
                                        log_target=False, num_warps=warps))
 
 
+def bench_argmax(vocab):
+    x = uniform((ROWS, vocab), -4, 4)
+    out = torch.empty(ROWS, device="cuda", dtype=torch.int64)
+    block_n = min(4096, triton.next_power_of_2(vocab))
+    report(f"argmax dim=1 bf16 {ROWS}x{vocab}", ROWS * vocab * 2 + ROWS * 8,
+           f"BLOCK_M=8 BLOCK_N={block_n} num_warps=4",
+           lambda: argmax_kernel[(triton.cdiv(ROWS, 8), 1)](x, out, ROWS, vocab, 1, BLOCK_M=8,
+                                                           BLOCK_N=block_n, num_warps=4))
+
+
 def bench_group_norm():
     batch, channels, groups, spatial = 32, 256, 32, 1024
     cpg = channels // groups
@@ -506,6 +541,10 @@ def check():
                                BLOCK_SIZE=256)
     ok &= torch.allclose(g, ref.grad, atol=1e-6, rtol=1e-4)
     ok &= torch.allclose(loss.sum(), torch.nn.functional.cross_entropy(logits, target), rtol=1e-4)
+    idx = torch.empty(37, device="cuda", dtype=torch.int64)
+    values = torch.randn(37, 1000, device="cuda")
+    argmax_kernel[(triton.cdiv(37, 8), 1)](values, idx, 37, 1000, 1, BLOCK_M=8, BLOCK_N=256)
+    ok &= torch.equal(idx, values.argmax(dim=1))
     if not ok:
         print("corpus.py: a peer kernel disagrees with torch", file=sys.stderr)
     return ok
@@ -525,6 +564,8 @@ def main():
         bench_cross_entropy(vocab)
     for vocab in (32000, 128256):
         bench_kl_div(vocab)
+    for vocab in (32000, 128256):
+        bench_argmax(vocab)
     bench_group_norm()
     sys.exit(0 if ok else 1)
 

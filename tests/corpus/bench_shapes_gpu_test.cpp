@@ -4,6 +4,7 @@
 // inputs. Outputs are poisoned on both sides; bf16 results may differ by a rounding of the
 // differently ordered float sums. Skips with "no GPU: <why>" without one.
 #include "corpus_support.h"
+#include "flaggems_argmax.tilec.h"
 #include "gpu_test_support.h"
 #include "liger_cross_entropy.tilec.h"
 #include "liger_geglu.tilec.h"
@@ -17,6 +18,7 @@
 #include <tilec/interpret.h>
 
 namespace host { // the kernels as the interpreter runs them
+#include "kernels/flaggems_argmax.cpp"
 #include "kernels/liger_cross_entropy.cpp"
 #include "kernels/liger_geglu.cpp"
 #include "kernels/liger_group_norm.cpp"
@@ -222,6 +224,19 @@ TEST(GpuCorpusBenchShapes, Losses) {
     tilec_test::synchronize();
     tilec_test::expect_close(gkl.get(), kl, 0, 5e-2, "kl loss");
     expect_near_bf16(ggrads.get(), grads, 0, "kl grads");
+
+    // argmax over the vocabulary, 8 rows per program (the last one partly outside)
+    const int M = 11;
+    auto logits = bf16_uniform(size_t(M) * vocab, -4, 4, 18);
+    std::vector<int64_t> want(M, -7);
+    Mirror<bf16> glogits(logits);
+    Mirror<int64_t> gidx(want);
+    tilec::interpret::launch(host::argmax_kernel<bf16, 8, 4096>, tilec::Grid{2, 1},
+                             logits.data(), want.data(), M, vocab, 1);
+    argmax_kernel<bf16, 8, 4096>(tilec::Grid{2, 1}, nullptr, glogits.ptr(), gidx.ptr(), M, vocab,
+                                 1, {.num_warps = 4});
+    tilec_test::synchronize();
+    EXPECT_EQ(gidx.get(), want);
   }
 }
 

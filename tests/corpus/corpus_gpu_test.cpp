@@ -1,9 +1,10 @@
-// The corpus kernels (kernels/liger_*.cpp) on the GPU against the interpreter running the same
+// The corpus kernels (kernels/*.cpp) on the GPU against the interpreter running the same
 // kernels on the same inputs, at sizes that are not multiples of the block and with outputs
 // poisoned on both sides (an element one side writes and the other does not differs). The
 // interpreter's results are checked against double-precision references in the
 // *_interpreter_test.cpp files. Skips with "no GPU: <why>" without one.
 #include "corpus_support.h"
+#include "flaggems_argmax.tilec.h"
 #include "gpu_test_support.h"
 #include "liger_cross_entropy.tilec.h"
 #include "liger_geglu.tilec.h"
@@ -17,6 +18,7 @@
 #include <tilec/interpret.h>
 
 namespace host { // the kernels as the interpreter runs them
+#include "kernels/flaggems_argmax.cpp"
 #include "kernels/liger_cross_entropy.cpp"
 #include "kernels/liger_geglu.cpp"
 #include "kernels/liger_group_norm.cpp"
@@ -225,4 +227,24 @@ TEST(GpuCorpus, KlDiv) {
   expect_close(grow.get(), row_loss, 1e-6, 1e-5, "row loss");
   expect_close(gall.get(), all_loss, 1e-8, 1e-5, "loss");
   expect_close(ggrads.get(), grads, 0, 0, "grads");
+}
+
+TEST(GpuCorpus, ArgmaxMiddleAxis) {
+  REQUIRE_GPU();
+  const int M = 37, N = 1000, K = 3;
+  auto x = uniform(size_t(M) * N * K, -1, 1, 31);
+  for (int m = 0; m < M; ++m) { // ties, the second one in another chunk for odd m
+    const int k = m % K, first = (m * 53) % 500, second = first + (m % 2 ? 300 : 7);
+    x[(size_t(m) * N + first) * K + k] = 2.0f;
+    x[(size_t(m) * N + second) * K + k] = 2.0f;
+  }
+  std::vector<int64_t> want(size_t(M) * K, -7);
+  Mirror<float> gx(x);
+  Mirror<int64_t> gout(want);
+  tilec::interpret::launch(host::argmax_kernel<float, 4, 256>, tilec::Grid{(M + 3) / 4, K},
+                           x.data(), want.data(), M, N, K);
+  argmax_kernel<float, 4, 256>(tilec::Grid{(M + 3) / 4, K}, nullptr, gx.ptr(), gout.ptr(), M, N,
+                               K, {.num_warps = 4});
+  tilec_test::synchronize();
+  EXPECT_EQ(gout.get(), want);
 }
