@@ -103,21 +103,25 @@ TEST(GpuCorpusBenchShapes, Norms) {
   auto b = bf16_uniform(cols, -1, 1, 6), dy = bf16_uniform(x.size(), -1, 1, 7);
   auto y = bf16_poisoned(x.size()), dx = y, mean = bf16_poisoned(rows), rstd = mean;
   auto dw = corpus::poisoned(size_t(programs) * cols), db = dw;
+  // the backward pass reads the same statistics on both sides, not each side's forward ones
+  auto mean_in = bf16_uniform(rows, 0, 1, 21), rstd_in = bf16_uniform(rows, 0.5f, 1, 22);
   Mirror<bf16> gx(x), gw(w), gb(b), gdy(dy), gy(y), gdx(dx), gmean(mean), grstd(rstd);
+  Mirror<bf16> gmean_in(mean_in), grstd_in(rstd_in);
   Mirror<float> gdw(dw), gdb(db);
   tilec::interpret::launch(host::layer_norm_forward_kernel<bf16, 4096>, tilec::Grid{rows},
                            y.data(), cols, x.data(), cols, w.data(), b.data(), mean.data(), 1,
                            rstd.data(), 1, cols, 1e-6f);
   tilec::interpret::launch(host::layer_norm_backward_kernel<bf16, 32, 4096>,
-                           tilec::Grid{programs}, x.data(), cols, w.data(), mean.data(), 1,
-                           rstd.data(), 1, dx.data(), cols, dw.data(), cols, db.data(), cols,
+                           tilec::Grid{programs}, x.data(), cols, w.data(), mean_in.data(), 1,
+                           rstd_in.data(), 1, dx.data(), cols, dw.data(), cols, db.data(), cols,
                            dy.data(), cols, rows, cols);
   layer_norm_forward_kernel<bf16, 4096>(tilec::Grid{rows}, nullptr, gy.ptr(), cols, gx.ptr(),
                                         cols, gw.ptr(), gb.ptr(), gmean.ptr(), 1, grstd.ptr(), 1,
                                         cols, 1e-6f, {.num_warps = 8});
   layer_norm_backward_kernel<bf16, 32, 4096>(
-      tilec::Grid{programs}, nullptr, gx.ptr(), cols, gw.ptr(), gmean.ptr(), 1, grstd.ptr(), 1,
-      gdx.ptr(), cols, gdw.ptr(), cols, gdb.ptr(), cols, gdy.ptr(), cols, rows, cols,
+      tilec::Grid{programs}, nullptr, gx.ptr(), cols, gw.ptr(), gmean_in.ptr(), 1,
+      grstd_in.ptr(), 1, gdx.ptr(), cols, gdw.ptr(), cols, gdb.ptr(), cols, gdy.ptr(), cols, rows,
+      cols,
       {.num_warps = 8});
   tilec_test::synchronize();
   expect_near_bf16(gy.get(), y, 1e-3, "ln y");
