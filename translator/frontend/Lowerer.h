@@ -150,6 +150,7 @@ public:
   /// An `if constexpr` condition as text for the .cu, constants from outside the kernel
   /// written as their values (ConstexprCondition.cpp).
   std::string constexprConditionText(const clang::Expr *cond);
+  std::string deviceSpelling(const clang::Expr *cond, std::string text);
   /// The error for C++ a kernel may not contain: the construct and what to write instead
   /// (UnsupportedConstructs.cpp).
   std::string unsupported(const clang::Stmt *s);
