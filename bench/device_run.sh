@@ -8,6 +8,8 @@
 # PARTS=torch builds only the PyTorch extension and its tests (examples/torch, tests/torch),
 # runs them, the training comparison, the cpp_extension.load recipe and the per-call
 # benchmark, and prints that benchmark's table last; PARTS=all includes it.
+# PARTS=corpus builds and runs only the corpus (tests/corpus): its interpreter and GPU tests,
+# bench_corpus and its Triton peer (bench/peers/corpus.py), and prints their ratio table last.
 set -uo pipefail
 PARTS=${PARTS:-all}
 
@@ -52,8 +54,32 @@ if [[ $PARTS == torch ]]; then
   step "build (torch)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target tilec_nn
   step "build (torch tests)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" \
     --target torch_adapter_tests torch_nn_kernels_tests -- -k 0
+elif [[ $PARTS == corpus ]]; then
+  step "build (corpus)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
+    tilec_corpus_interpreter_tests corpus_gpu_tests bench_corpus -- -k 0
 else
   step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
+fi
+
+run_corpus() {
+  step "ctest corpus" "$OUT/corpus_tests.log" \
+    ctest --test-dir "$BUILD" -R 'corpus' -E 'nvrtc' --output-on-failure
+  step "bench corpus tilec" "$OUT/corpus_bench.log" \
+    sh -c '"$0" >"$1"' "$BUILD/bench/bench_corpus" "$OUT/corpus_tilec.jsonl"
+  step "bench corpus triton" "$OUT/corpus_bench.log" \
+    env PYTHONUNBUFFERED=1 sh -c 'python3 "$0" >"$1"' "$ROOT/bench/peers/corpus.py" \
+    "$OUT/corpus_triton.jsonl"
+  python3 "$ROOT/bench/report.py" --ratio "$OUT/corpus_tilec.jsonl" "$OUT/corpus_triton.jsonl" \
+    >"$OUT/corpus_report.md" 2>>"$OUT/corpus_bench.log"
+  echo
+  echo "==== steps"
+  printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/steps.txt"
+  echo
+  cat "$OUT/corpus_report.md"
+}
+if [[ $PARTS == corpus ]]; then
+  run_corpus
+  exit 0
 fi
 
 run_tests() {

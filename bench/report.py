@@ -2,12 +2,14 @@
 """Merge benchmark JSON lines into one short Markdown table.
 
 usage: report.py FILE.jsonl...   (lines that are not JSON objects are ignored)
+       report.py --ratio FILE.jsonl...   (one row per name: tilec, triton and their ratio)
 
 Columns: name | tilec | triton | torch | unit | tilec vs triton, torch | % of copy ceiling.
 "vs" is how many times better tilec is (above 1: faster). Where a provider has several rows
 of one name (tilec's configs), the best is shown and its config listed below.
 """
 import json
+import math
 import sys
 
 PROVIDERS = ("tilec", "triton", "torch")
@@ -96,5 +98,42 @@ def main(paths):
         print("\n(no benchmark rows were found)")
 
 
+def ratio_table(paths):
+    """tilec against triton per name: the speed ratio (above 1: tilec faster), its geometric
+    mean and how many names reach 1.0; names without both providers are listed apart."""
+    rows = load(paths)
+    best, order = {}, []
+    for r in rows:
+        if r["provider"] not in ("tilec", "triton"):
+            continue
+        if r["name"] not in order:
+            order.append(r["name"])
+        key = (r["name"], r["provider"])
+        if key not in best or better(r["unit"], r["value"], best[key]["value"]):
+            best[key] = r
+    print("| kernel | tilec | triton | unit | tilec / triton |")
+    print("|---|---|---|---|---|")
+    logs, missing = [], []
+    for name in order:
+        t, p = best.get((name, "tilec")), best.get((name, "triton"))
+        if not t or not p:
+            missing.append(name)
+            continue
+        speed = t["value"] / p["value"] if t["unit"].endswith("/s") else p["value"] / t["value"]
+        logs.append(math.log(speed))
+        print(f"| {name} | {fmt(t['value'])} | {fmt(p['value'])} | {t['unit']} | {speed:.2f}x |")
+    if logs:
+        mean = math.exp(sum(logs) / len(logs))
+        at_least = sum(1 for v in logs if v >= math.log(0.995))
+        print(f"\nGeometric mean {mean:.2f}x over {len(logs)} kernels; {at_least} at or above 1.0x.")
+    for name in missing:
+        print(f"- {name}: only one provider ran")
+    if not rows:
+        print("\n(no benchmark rows were found)")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] == ["--ratio"]:
+        ratio_table(sys.argv[2:])
+    else:
+        main(sys.argv[1:])

@@ -30,7 +30,7 @@ KERNELS=(
 # Kernel sources of tests that launch on a GPU and of the benchmarks (bench/kernels/): every
 # .cpp under these folders, subfolders included, that defines a TILEC_KERNEL is translated as
 # well (a host program there must not mention that word).
-KERNEL_DIRS=(tests/gpu tests/runtime tests/torch bench)
+KERNEL_DIRS=(tests/gpu tests/runtime tests/torch tests/corpus bench)
 
 mkdir -p "$out"
 

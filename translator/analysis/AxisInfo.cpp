@@ -34,6 +34,31 @@ SymExpr unitFactorContiguity(const SymExpr &factor, const SymExpr &runs) {
   return symSelect("(" + factor.str() + ") == 1", runs, 1);
 }
 
+/// The literal value of an integer constant operand, or 0.
+int64_t constantValue(const Value *v) {
+  const Op *c = v->def;
+  if (!c || c->kind != OpKind::Constant || c->attrs.empty() || !c->attrs[0].isConst() ||
+      !v->type.elem.isInteger())
+    return 0;
+  return c->attrs[0].value();
+}
+
+bool isPow2Constant(const Value *v) {
+  int64_t c = constantValue(v);
+  return c > 0 && (c & (c - 1)) == 0;
+}
+
+/// tl::where(c, a, b): a value of a or of b, so what both promise; runs stay runs where the
+/// condition is constant over them.
+AxisInfo selectInfo(const Op &op) {
+  AxisInfo c = operandInfo(op.operands[0]), a = operandInfo(op.operands[1]),
+           b = operandInfo(op.operands[2]), r;
+  r.divisibility = symGcd(a.divisibility, b.divisibility);
+  r.constancy = symGcd(c.constancy, symGcd(a.constancy, b.constancy));
+  r.contiguity = symGcd(c.constancy, symGcd(a.contiguity, b.contiguity));
+  return r;
+}
+
 AxisInfo binaryInfo(const Op &op) {
   AxisInfo a = operandInfo(op.operands[0]), b = operandInfo(op.operands[1]), r;
   const std::string &o = op.opcode;
@@ -52,6 +77,12 @@ AxisInfo binaryInfo(const Op &op) {
     else if (const Op *c0 = op.operands[0]->def;
              c0 && c0->kind == OpKind::Constant && !c0->attrs.empty())
       r.contiguity = unitFactorContiguity(c0->attrs[0], b.contiguity);
+  } else if (o == "/" && isPow2Constant(op.operands[1])) {
+    // A value divisible by D (a power of two) divided by 2^k is divisible by D / 2^k when
+    // 2^k <= D, else by 1: D / min(D, 2^k), the min being the gcd of powers of two. `hd / 2`
+    // (half a head) stays a multiple of what hd's factor allows.
+    SymExpr c(constantValue(op.operands[1]));
+    r.divisibility = a.divisibility / symGcd(a.divisibility, c);
   } else if (o == "%" && op.operands[1]->type.isScalar()) {
     // Runs stay consecutive between multiples of the divisor: keep the aligned sub-runs.
     SymExpr aligned = symGcd(a.divisibility, b.divisibility);
@@ -166,6 +197,9 @@ void analyzeOnce(Kernel &k) {
       break;
     case OpKind::Binary:
       r = binaryInfo(op);
+      break;
+    case OpKind::Select:
+      r = selectInfo(op);
       break;
     case OpKind::Cast:
       if (res->type.elem.isInteger() && op.operands[0]->type.elem.isInteger())

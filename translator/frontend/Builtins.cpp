@@ -376,7 +376,13 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   }
   if (Value *v = lowerTileOp(call, c); v || failed_ || isTileOpName(n))
     return v;
-  error(call, "tl::" + n + " is not supported by the translator yet");
+  // What to write instead, where the vocabulary has a near spelling.
+  std::string instead;
+  if (n == "rand4x" || n == "randn4x" || n == "randint4x")
+    instead = "; call tl::" + n.substr(0, n.size() - 2) +
+              " once per value, with offsets that differ per value (4 * offs + k): the values "
+              "are then not those of tl::" + n;
+  error(call, "tl::" + n + " is not supported by the translator yet" + instead);
   return nullptr;
 }
 

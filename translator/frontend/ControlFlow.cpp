@@ -118,7 +118,7 @@ void Lowerer::lowerIf(const IfStmt *s) {
   std::string constexprCond;
   Value *cond = nullptr;
   if (s->isConstexpr()) {
-    constexprCond = sourceText(s->getCond()->getSourceRange());
+    constexprCond = constexprConditionText(s->getCond());
   } else {
     cond = lowerExpr(s->getCond());
     if (!cond)

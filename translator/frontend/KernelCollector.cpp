@@ -66,6 +66,14 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
         } else if (t->isIntegerType()) {
           tp.kind = TemplateParam::Kind::Int;
           tp.cppType = t.getAsString();
+        } else if (t->isRealFloatingType()) {
+          // Triton's float constexprs (eps, label_smoothing): C++17, which NVRTC compiles, has
+          // no floating template parameters.
+          error(p->getLocation(), "a floating-point template parameter ('" + tp.name +
+                                      "') cannot be compiled for the GPU (C++17); pass it as a "
+                                      "kernel argument ('" + t.getAsString() + " " + tp.name +
+                                      "') or as an integer template parameter");
+          continue;
         } else {
           error(p->getLocation(), "template parameters must be integers, bools or element types");
           continue;

@@ -147,6 +147,10 @@ public:
   Op *emit(OpKind kind, std::vector<Value *> operands, Type t, const clang::Expr *at,
            bool hasResult = true);
   std::string sourceText(const clang::SourceRange &r) const;
+  /// An `if constexpr` condition as text for the .cu, constants from outside the kernel
+  /// written as their values (ConstexprCondition.cpp).
+  std::string constexprConditionText(const clang::Expr *cond);
+  std::string deviceSpelling(const clang::Expr *cond, std::string text);
   /// The error for C++ a kernel may not contain: the construct and what to write instead
   /// (UnsupportedConstructs.cpp).
   std::string unsupported(const clang::Stmt *s);

@@ -81,6 +81,15 @@ std::optional<ElemType> Lowerer::mapElemType(QualType qt, SourceLocation loc) {
   if (auto *et = t->getAs<EnumType>())
     if (QualType underlying = et->getDecl()->getIntegerType(); !underlying.isNull())
       return mapElemType(underlying, loc);
+  // The translator reads the template before instantiation: a type computed from template
+  // parameters (std::conditional_t, a trait's ::type) has no value yet.
+  if (t->isDependentType()) {
+    error(loc, "element type '" + qt.getAsString() +
+                   "' depends on template parameters through a type computation, which the "
+                   "translator cannot follow; make it a type template parameter of the kernel "
+                   "(template <class ACC>) and choose it where the kernel is launched");
+    return std::nullopt;
+  }
   error(loc, "unsupported element type '" + qt.getAsString() + "' (" + t->getTypeClassName() + ")");
   return std::nullopt;
 }

@@ -142,6 +142,25 @@ void Orderer::region(Region &r, std::vector<Access> &pending) {
     if (op.regions.empty())
       continue;
     bool loop = op.kind == OpKind::For || op.kind == OpKind::While;
+    if (loop && !pending.empty()) {
+      // An access before the loop that conflicts with one inside it: one barrier before the
+      // loop orders them, rather than one in every iteration (the body's own accesses are
+      // still ordered against each other below).
+      std::vector<Access> body;
+      for (auto &sub : op.regions)
+        collect(*sub, body);
+      bool conflicts = false;
+      for (const Access &p : pending)
+        for (const Access &b : body)
+          conflicts = conflicts || conflict(p, b);
+      if (conflicts) {
+        Op *barrier = Builder(k_, &op).create(OpKind::Barrier, {}, Type{}, false);
+        barrier->srcText = "other threads' accesses before the loop come first";
+        barrier->line = op.line;
+        ++i; // `op` moved one place on
+        pending.clear();
+      }
+    }
     std::vector<Access> after;
     for (auto &sub : op.regions) {
       std::vector<Access> inner = pending;

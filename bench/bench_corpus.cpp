@@ -1,0 +1,249 @@
+// bench_corpus.cpp - the corpus kernels (tests/corpus/kernels/, ported from Liger-Kernel and
+// FlagGems) at
+// LLM shapes, for comparison with the Triton originals that bench/peers/corpus.py runs on
+// the same problems: bf16 (group norm fp32), 4096 rows of 4096-14336 columns, vocabularies of
+// 32000 and 128256. Block sizes and num_warps are what the originals' host code picks
+// (calculate_settings: the row rounded up to a power of two; 4 warps below 2048, 8 below
+// 8192, 16 below 32768, else 32), and backward kernels that sum partial weight gradients
+// run one program per SM, as there. Inputs uniform in [-1, 1) (KL: log-probabilities and
+// probabilities); kernels that work in place (cross-entropy, RoPE, the GLU backward passes)
+// are timed on their own outputs, as the peer does. GB/s counts each input read once and each
+// output written once (the formulas are the peer's). Correctness at these specializations is
+// checked by gpu.corpus.* (tests/corpus). Prints JSON lines (bench_util.h); exits 77
+// without a GPU.
+#include "bench_util.h"
+#include "flaggems_argmax.tilec.h"
+#include "liger_cross_entropy.tilec.h"
+#include "liger_geglu.tilec.h"
+#include "liger_group_norm.tilec.h"
+#include "liger_kl_div.tilec.h"
+#include "liger_layer_norm.tilec.h"
+#include "liger_rms_norm.tilec.h"
+#include "liger_rope.tilec.h"
+#include "liger_swiglu.tilec.h"
+
+#include <tilec/runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using bf16 = tl::bfloat16;
+constexpr int kRows = 4096;
+
+/// Device memory of n elements, uniform in [lo, hi) from a fixed stream.
+template <class T> struct Dev {
+  T *p = nullptr;
+  explicit Dev(size_t n, float lo = -1, float hi = 1, uint64_t seed = 1) {
+    std::vector<T> host(n);
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull;
+    for (T &v : host) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      v = T(lo + (hi - lo) * float(s >> 40) / 16777216.0f);
+    }
+    CHECK_CUDA(cudaMalloc(&p, n * sizeof(T)));
+    CHECK_CUDA(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  Dev(const Dev &) = delete;
+  Dev &operator=(const Dev &) = delete;
+  ~Dev() { cudaFree(p); }
+};
+
+int sm_count() {
+  int sms = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  return sms;
+}
+
+/// Times run() and prints the row.
+void report(const std::string &name, double bytes, const std::string &note, cudaStream_t s,
+            const std::function<void()> &run) {
+  double ms = bench::median_ms([&](int) { run(); }, s);
+  bench::emit({"corpus " + name, "tilec", ms, "GB/s", bytes / (ms * 1e6), note});
+}
+
+std::string rows_x(int cols) { return std::to_string(kRows) + "x" + std::to_string(cols); }
+std::string warps_note(int block, int warps) {
+  return "BLOCK_SIZE=" + std::to_string(block) + " num_warps=" + std::to_string(warps);
+}
+
+template <int BLOCK> void rms_norm(int cols, int warps, cudaStream_t s) {
+  const size_t n = size_t(kRows) * cols;
+  Dev<bf16> x(n), y(n), w(cols), dy(n, -1, 1, 2), dx(n);
+  Dev<float> rstd(kRows);
+  auto fwd = [&] {
+    rms_norm_forward_kernel<bf16, BLOCK>(tilec::Grid{kRows}, s, y.p, cols, x.p, cols, w.p,
+                                         rstd.p, 1, cols, 1e-6f, 0.0f, {.num_warps = warps});
+  };
+  report("rms_norm fwd bf16 " + rows_x(cols), 2.0 * n * 2 + cols * 2 + kRows * 4,
+         warps_note(BLOCK, warps), s, fwd);
+  const int sms = sm_count(), rpp = (kRows + sms - 1) / sms;
+  Dev<float> dw(size_t(sms) * cols);
+  report("rms_norm bwd bf16 " + rows_x(cols), 3.0 * n * 2 + kRows * 4 + cols * 2 + sms * cols * 4.0,
+         warps_note(BLOCK, warps) + " programs=SMs", s, [&] {
+           rms_norm_backward_kernel<bf16, BLOCK>(tilec::Grid{uint32_t(sms)}, s, dy.p, cols, dx.p,
+                                                 cols, x.p, cols, w.p, rstd.p, 1, dw.p, cols,
+                                                 kRows, cols, 0.0f, rpp, {.num_warps = warps});
+         });
+}
+
+template <int BLOCK> void layer_norm(int cols, int warps, cudaStream_t s) {
+  const size_t n = size_t(kRows) * cols;
+  Dev<bf16> x(n), y(n), w(cols), b(cols, -1, 1, 3), mean(kRows), rstd(kRows);
+  report("layer_norm fwd bf16 " + rows_x(cols), 2.0 * n * 2 + 2 * cols * 2 + 2 * kRows * 2,
+         warps_note(BLOCK, warps), s, [&] {
+           layer_norm_forward_kernel<bf16, BLOCK>(tilec::Grid{kRows}, s, y.p, cols, x.p, cols,
+                                                  w.p, b.p, mean.p, 1, rstd.p, 1, cols, 1e-6f,
+                                                  {.num_warps = warps});
+         });
+}
+
+/// Backward with rows_per_program a template parameter, as the original's constexpr: the
+/// programs are the SMs, RPP = cdiv(rows, SMs) (32 for 4096 rows on 129 to 136 SMs).
+template <int RPP, int BLOCK> void layer_norm_bwd(int cols, int warps, cudaStream_t s) {
+  const size_t n = size_t(kRows) * cols;
+  const int sms = sm_count();
+  if ((kRows + sms - 1) / sms != RPP) {
+    std::fprintf(stderr, "bench_corpus: layer_norm bwd skipped: %d SMs need rows_per_program "
+                         "%d, built for %d\n", sms, (kRows + sms - 1) / sms, RPP);
+    return;
+  }
+  Dev<bf16> x(n), w(cols), mean(kRows, 0, 0.1f), rstd(kRows, 0.9f, 1.1f), dy(n, -1, 1, 4), dx(n);
+  Dev<float> dw(size_t(sms) * cols), db(size_t(sms) * cols);
+  report("layer_norm bwd bf16 " + rows_x(cols),
+         3.0 * n * 2 + 2 * kRows * 2 + cols * 2 + 2.0 * sms * cols * 4,
+         warps_note(BLOCK, warps) + " programs=SMs", s, [&] {
+           layer_norm_backward_kernel<bf16, RPP, BLOCK>(
+               tilec::Grid{uint32_t(sms)}, s, x.p, cols, w.p, mean.p, 1, rstd.p, 1, dx.p, cols,
+               dw.p, cols, db.p, cols, dy.p, cols, kRows, cols, {.num_warps = warps});
+         });
+}
+
+template <int COLS, int BLOCK> void glu(int warps, cudaStream_t s) {
+  const size_t n = size_t(kRows) * COLS;
+  Dev<bf16> a(n, -4, 4), b(n, -1, 1, 5), c(n), dc(n, -1, 1, 6);
+  const std::string shape = " bf16 " + rows_x(COLS), note = warps_note(BLOCK, warps);
+  const tilec::Grid grid{kRows};
+  report("swiglu fwd" + shape, 3.0 * n * 2, note, s, [&] {
+    swiglu_forward_kernel<bf16, COLS, BLOCK>(grid, s, a.p, b.p, c.p, COLS, 1.0f,
+                                             {.num_warps = warps});
+  });
+  report("swiglu bwd" + shape, 5.0 * n * 2, note, s, [&] {
+    swiglu_backward_kernel<bf16, COLS, BLOCK>(grid, s, dc.p, a.p, b.p, COLS, 1.0f,
+                                              {.num_warps = warps});
+  });
+  report("geglu fwd" + shape, 3.0 * n * 2, note, s, [&] {
+    geglu_tanh_forward_kernel<bf16, COLS, BLOCK>(grid, s, a.p, b.p, c.p, COLS,
+                                                 {.num_warps = warps});
+  });
+  report("geglu bwd" + shape, 5.0 * n * 2, note, s, [&] {
+    geglu_tanh_backward_kernel<bf16, COLS, BLOCK>(grid, s, dc.p, a.p, b.p, COLS,
+                                                  {.num_warps = warps});
+  });
+}
+
+void rope(cudaStream_t s) {
+  // Llama-3 8B attention: 32 query heads, 8 key/value heads, head dimension 128.
+  constexpr int bsz = 4, sl = 2048, n_qh = 32, n_kh = 8, hd = 128;
+  const size_t q_n = size_t(bsz) * sl * n_qh * hd, k_n = size_t(bsz) * sl * n_kh * hd;
+  Dev<bf16> q(q_n), k(k_n), cos(size_t(sl) * hd), sin(size_t(sl) * hd, -1, 1, 7);
+  const double bytes = 2.0 * (q_n + k_n) * 2 + 2.0 * sl * hd * 2;
+  const std::string shape = " bf16 b4 s2048 qh32 kh8 d128";
+  const tilec::Grid grid{bsz * sl};
+  report("rope fwd" + shape, bytes, "BLOCK_SIZE=32 num_warps=4", s, [&] {
+    triton_rope<bf16, bsz, 1, n_qh, n_kh, hd, 32, 8, 128, 32, false>(
+        grid, s, q.p, n_qh * hd, k.p, n_kh * hd, cos.p, hd, sin.p, hd, sl, {.num_warps = 4});
+  });
+  report("rope bwd" + shape, bytes, "BLOCK_SIZE=32 num_warps=4", s, [&] {
+    triton_rope<bf16, bsz, 1, n_qh, n_kh, hd, 32, 8, 128, 32, true>(
+        grid, s, q.p, n_qh * hd, k.p, n_kh * hd, cos.p, hd, sin.p, hd, sl, {.num_warps = 4});
+  });
+}
+
+void cross_entropy(int vocab, cudaStream_t s) {
+  const size_t n = size_t(kRows) * vocab;
+  Dev<bf16> x(n, -4, 4), loss(kRows);
+  std::vector<int64_t> targets(kRows);
+  for (int r = 0; r < kRows; ++r)
+    targets[r] = (int64_t(r) * 7919) % vocab;
+  int64_t *y = nullptr;
+  CHECK_CUDA(cudaMalloc(&y, kRows * sizeof(int64_t)));
+  CHECK_CUDA(cudaMemcpy(y, targets.data(), kRows * sizeof(int64_t), cudaMemcpyHostToDevice));
+  report("cross_entropy bf16 " + rows_x(vocab), 3.0 * n * 2 + kRows * 8 + kRows * 2,
+         warps_note(32768, 32) + " reduction=mean", s, [&] {
+           liger_cross_entropy_kernel<bf16, /*reduction mean*/ 1, 32768>(
+               tilec::Grid{kRows}, s, x.p, int64_t(vocab), y, 1, loss.p, 1, vocab, kRows, -100,
+               0.0f, 0.0f, {.num_warps = 32});
+         });
+  cudaFree(y);
+}
+
+void kl_div(int vocab, cudaStream_t s) {
+  const size_t n = size_t(kRows) * vocab;
+  Dev<bf16> y(n, -12, -8), gt(n, 0, 1e-4f, 8), grads(n);
+  Dev<float> loss(kRows);
+  const std::string shape = " bf16 " + rows_x(vocab), note = warps_note(16384, 16);
+  report("kl_div fwd" + shape, 2.0 * n * 2 + kRows * 4, note + " reduction=batchmean", s, [&] {
+    kldiv_kernel_forward<bf16, 16384, false, 3>(tilec::Grid{kRows}, s, y.p, vocab, gt.p, vocab,
+                                                loss.p, 1, vocab, 1e-10f, {.num_warps = 16});
+  });
+  report("kl_div bwd" + shape, 2.0 * n * 2, note, s, [&] {
+    kldiv_kernel_backward<bf16, 16384, false>(tilec::Grid{kRows}, s, gt.p, vocab, grads.p, vocab,
+                                              vocab, {.num_warps = 16});
+  });
+}
+
+void argmax(int vocab, cudaStream_t s) {
+  // FlagGems' heuristics for M >= 4096: BLOCK_M 8, BLOCK_N min(4096, next power of two of N)
+  const size_t n = size_t(kRows) * vocab;
+  Dev<bf16> x(n, -4, 4);
+  int64_t *out = nullptr;
+  CHECK_CUDA(cudaMalloc(&out, kRows * sizeof(int64_t)));
+  report("argmax dim=1 bf16 " + rows_x(vocab), n * 2.0 + kRows * 8,
+         "BLOCK_M=8 BLOCK_N=4096 num_warps=4", s, [&] {
+           argmax_kernel<bf16, 8, 4096>(tilec::Grid{kRows / 8, 1}, s, x.p, out, kRows, vocab, 1,
+                                        {.num_warps = 4});
+         });
+  cudaFree(out);
+}
+
+void group_norm(cudaStream_t s) {
+  // [32, 256, 32x32] in 32 groups: 8 channels of 1024 per group, hidden size 8192.
+  constexpr int batch = 32, channels = 256, groups = 32, spatial = 1024;
+  constexpr int cpg = channels / groups, hidden = cpg * spatial;
+  const size_t n = size_t(batch) * channels * spatial;
+  Dev<float> x(n), y(n), w(channels), b(channels, -1, 1, 9), mean(batch * groups),
+      rstd(batch * groups);
+  report("group_norm fwd fp32 b32 c256 hw1024 g32", 2.0 * n * 4 + 2 * channels * 4,
+         "BLOCK_SIZE=8192 num_warps=4", s, [&] {
+           group_norm_forward_kernel<float, hidden>(
+               tilec::Grid{batch, groups}, s, y.p, groups * hidden, hidden, x.p, groups * hidden,
+               hidden, mean.p, groups, 1, rstd.p, groups, 1, w.p, b.p, hidden, cpg, 1e-6f,
+               {.num_warps = 4});
+         });
+}
+
+} // namespace
+
+int main() {
+  return bench::run_on_gpu("bench_corpus", [](cudaStream_t s) {
+    rms_norm<4096>(4096, 8, s);
+    rms_norm<8192>(8192, 16, s);
+    layer_norm<4096>(4096, 8, s);
+    layer_norm<8192>(8192, 16, s);
+    layer_norm_bwd<32, 4096>(4096, 8, s);
+    glu<14336, 16384>(16, s);
+    rope(s);
+    cross_entropy(32000, s);
+    cross_entropy(128256, s);
+    kl_div(32000, s);
+    kl_div(128256, s);
+    argmax(32000, s);
+    argmax(128256, s);
+    group_norm(s);
+  });
+}
