@@ -185,8 +185,12 @@ TEST(GpuCorpusBenchShapes, GluAndRope) {
       tilec::Grid{4 * sl}, nullptr, gq.ptr(), n_qh * hd, gk.ptr(), n_kh * hd, gcos.ptr(), hd,
       gsin.ptr(), hd, sl, {.num_warps = 4});
   tilec_test::synchronize();
-  expect_near_bf16(gq.get(), q, 1e-3, "rope q");
-  expect_near_bf16(gk.get(), k, 1e-3, "rope k");
+  // Absolute error: two in-place bf16 rotations pass through intermediates up to 2 in
+  // magnitude, each rounded to bf16 (2^-8 relative); the GPU contracts q*cos - q2*sin into one
+  // FMA where the interpreter rounds the product first, so a result that cancels to near 0 can
+  // differ by an intermediate's rounding (measured 2^-9 on the H200).
+  expect_near_bf16(gq.get(), q, 1.0 / 128, "rope q");
+  expect_near_bf16(gk.get(), k, 1.0 / 128, "rope k");
 }
 
 TEST(GpuCorpusBenchShapes, Losses) {
