@@ -4,8 +4,11 @@
 # The CUDA toolkit (nvcc, NVRTC) is expected under /usr/local/cuda (or $CUDA_HOME).
 set -euo pipefail
 
+# libclang-rt-19-dev: the sanitizers and libFuzzer (scripts/sanitize.sh); python3: the
+# robustness corpus (tests/robustness/corpus).
 PACKAGES=(libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-dev llvm-19-tools
-  libboost-program-options-dev clang-format-19 ninja-build cmake g++ libgtest-dev)
+  libclang-rt-19-dev libboost-program-options-dev clang-format-19 ninja-build cmake g++
+  libgtest-dev python3)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

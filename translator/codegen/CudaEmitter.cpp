@@ -2,6 +2,7 @@
 // See KernelEmitter.h for how tiles map onto threads in the generated code.
 #include "codegen/FoldDepth.h"
 #include "codegen/KernelEmitter.h"
+#include "ir/PrintedForm.h"
 
 namespace tilec {
 namespace emit {
@@ -342,6 +343,11 @@ std::string KernelEmitter::run() {
     os << "  using " << name << " = tilec::Blocked1D<" << l.shape[0].str() << ", THREADS, " << vec
        << ">;\n";
   }
+  // Dimensions known per specialization only: said here, naming the dimension, before the
+  // layouts' own static_asserts (which name none).
+  for (const TileDim &d : symbolicTileDims(k_))
+    os << "  static_assert(tilec::tile_dim_ok(" << d.text << "), " << quoted(tileDimMessage(k_, d.text))
+       << ");\n";
   if (containsWord(body, "PIPELINE_STAGES"))
     os << "  // Stage buffers per ring of a pipelined loop: the launch option NUM_STAGES, at least 2\n"
        << "  constexpr int PIPELINE_STAGES = " << pipelineStagesDefinition("NUM_STAGES") << ";\n";
@@ -355,7 +361,10 @@ std::string KernelEmitter::run() {
        << "  // operands: each use ends with a barrier, so they share one buffer, sized for the\n"
        << "  // largest.\n"
        << "  __shared__ alignas(" << (smemHoldsDotOperands_ ? 1024 : 16)
-       << ") unsigned char smem[" << bytes << "];\n";
+       << ") unsigned char smem[" << bytes << "];\n"
+       << "  // ptxas would only say \"too much shared data\", without naming the kernel.\n"
+       << "  static_assert(sizeof(smem) <= tilec::kMaxStaticSmemBytes, \""
+       << staticSmemMessage(k_.name) << "\");\n";
   }
   if (std::string dyn = dynamicSmemBytes(k_, "NUM_STAGES"); !dyn.empty())
     os << "  // Dynamic shared memory for the stage rings of pipelined loops and the buffers of\n"
@@ -368,6 +377,12 @@ std::string KernelEmitter::run() {
 }
 
 } // namespace emit
+
+std::string staticSmemMessage(const std::string &kernel) {
+  return "kernel '" + kernel + "' needs more than the 48 KiB of static shared memory a thread "
+         "block may have, as scratch for its reductions, scans, layout conversions or dot "
+         "operands; use smaller tiles, or loop over smaller pieces";
+}
 
 std::string emitCuda(const std::vector<const Kernel *> &kernels, const EmitOptions &opts) {
   std::ostringstream os;
