@@ -58,6 +58,12 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
     for (const NamedDecl *p : *ft->getTemplateParameters()) {
       TemplateParam tp;
       tp.name = p->getNameAsString();
+      // `auto *out`: a template parameter with no name to spell in the launcher or the CUDA.
+      if (p->isImplicit()) {
+        error(p->getLocation(), "a kernel parameter declared 'auto' makes an unnamed template "
+                                "parameter; name it: template <class T> ... (T *out)");
+        continue;
+      }
       if (auto *nt = dyn_cast<NonTypeTemplateParmDecl>(p)) {
         QualType t = nt->getType();
         if (t->isBooleanType()) {

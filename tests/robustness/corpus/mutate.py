@@ -45,6 +45,12 @@ def code_indices(toks, pred):
             and not t.startswith("/*") and pred(t)]
 
 
+# The include line is kept out of reach (hidden in a comment while mutating): a mutant that
+# only breaks the header's name says nothing about the translator.
+INCLUDE = "#include <tilec/tl.h>"
+HIDDEN_INCLUDE = "/*@tilec-include@*/"
+
+
 def mutate_once(text, rng):
     lines = text.split("\n")
     toks = tokens(text)
@@ -117,12 +123,14 @@ def mutants(seeds, count, seed=17):
     made = 0
     while made < count:
         stem, text = rng.choice(seeds)
+        text = text.replace(INCLUDE, HIDDEN_INCLUDE)
         kinds = []
         for _ in range(rng.choice([1, 1, 2, 3])):
             kind, out = mutate_once(text, rng)
             if out is not None:
                 kinds.append(kind)
                 text = out
+        text = text.replace(HIDDEN_INCLUDE, INCLUDE)
         if not kinds or text in seen:
             continue
         seen.add(text)

@@ -35,6 +35,8 @@ def run_tilec(args, inp, out, arch):
                            timeout=args.timeout)
     except subprocess.TimeoutExpired:
         return "hang", "no answer in %d s" % args.timeout
+    except OSError as e:
+        return "crash", "could not run tilec: %s" % e
     err = p.stderr.decode("utf-8", "replace")
     if p.returncode < 0:
         return "crash", "signal %d\n%s" % (-p.returncode, err[-2000:])
