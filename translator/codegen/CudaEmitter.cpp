@@ -343,11 +343,6 @@ std::string KernelEmitter::run() {
     os << "  using " << name << " = tilec::Blocked1D<" << l.shape[0].str() << ", THREADS, " << vec
        << ">;\n";
   }
-  // Dimensions known per specialization only: said here, naming the dimension, before the
-  // layouts' own static_asserts (which name none).
-  for (const TileDim &d : symbolicTileDims(k_))
-    os << "  static_assert(tilec::tile_dim_ok(" << d.text << "), " << quoted(tileDimMessage(k_, d.text))
-       << ");\n";
   if (containsWord(body, "PIPELINE_STAGES"))
     os << "  // Stage buffers per ring of a pipelined loop: the launch option NUM_STAGES, at least 2\n"
        << "  constexpr int PIPELINE_STAGES = " << pipelineStagesDefinition("NUM_STAGES") << ";\n";
@@ -371,6 +366,11 @@ std::string KernelEmitter::run() {
        << "  // loop-invariant dot operands; the launcher passes its size: " << dyn << " bytes.\n"
        << "  // (aligned to 1024 bytes: whole swizzle patterns for the tensor cores)\n"
        << "  extern __shared__ __align__(1024) unsigned char dsmem[];\n";
+  // Dimensions known per specialization only, checked naming each (the layouts' own
+  // static_asserts name none).
+  for (const TileDim &d : symbolicTileDims(k_))
+    os << "  static_assert(tilec::tile_dim_ok(" << d.text << "), "
+       << quoted(tileDimMessage(k_, d.text)) << ");\n";
   os << "\n";
   os << body << "}\n";
   return os.str();

@@ -52,6 +52,14 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
   k_.inputFile = sm.getFilename(sm.getExpansionLoc(fd->getLocation())).str();
   if (!fd->getReturnType()->isVoidType())
     error(fd->getLocation(), "a TILEC_KERNEL must return void");
+  // NVRTC looks kernels up by name and accepts only ASCII in those names.
+  for (unsigned char ch : k_.name)
+    if (ch >= 0x80) {
+      error(fd->getLocation(), "kernel name '" + k_.name +
+                                   "' is not ASCII, which NVRTC cannot look up; name the kernel "
+                                   "with letters a-z, A-Z, digits and '_'");
+      break;
+    }
   if (auto *ft = fd->getDescribedFunctionTemplate()) {
     for (const NamedDecl *p : *ft->getTemplateParameters())
       templateParamNames_.push_back(p->getNameAsString());

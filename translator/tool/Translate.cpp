@@ -4,6 +4,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/FileIdentifier.h"
 #include "frontend/Frontend.h"
+#include "tool/CheckInstances.h"
 #include "tool/InputNames.h"
 #include "tool/NvrtcCheck.h"
 #include "tool/Resources.h"
@@ -72,48 +73,6 @@ SourceLocation kernelLocation(const DeclContext *dc, const std::string &name) {
       return fd->getLocation();
   }
   return {};
-}
-
-// --check without --aot compiles what will be launched: each TILEC_AUTOTUNE config, other
-// parameters at small values (float, false, 32) that every tile operation accepts. Tile sizes
-// of 256 made large kernels take minutes in NVRTC and exceed shared memory they never use.
-constexpr const char *kCheckInt = "16";
-
-std::vector<std::string> defaultInstances(const Kernel &k, const AutotuneDecl *tune) {
-  std::vector<AotSpec> specs;
-  auto plain = [&]() {
-    AotSpec s;
-    s.kernel = k.name;
-    for (auto &tp : k.templateParams)
-      s.templateArgs.push_back(tp.kind == TemplateParam::Kind::Type   ? "float"
-                               : tp.kind == TemplateParam::Kind::Bool ? "false"
-                                                                      : kCheckInt);
-    return s;
-  };
-  if (tune)
-    for (auto &c : tune->configs) {
-      AotSpec s = plain();
-      s.numWarps = c.numWarps;
-      s.numStages = c.numStages;
-      for (auto &v : c.values)
-        for (size_t i = 0; i < k.templateParams.size(); ++i)
-          if (k.templateParams[i].name == v.param.name)
-            s.templateArgs[i] = std::to_string(v.value);
-      specs.push_back(s);
-    }
-  if (specs.empty())
-    specs.push_back(plain());
-  // Every DIV16 variant of one specialization, then one variant (every eligible argument
-  // aligned, the usual launch) of each further config: each large config costs seconds.
-  std::vector<std::string> out;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    std::vector<unsigned> masks = aotDiv16Masks(k);
-    if (i > 0)
-      masks.erase(masks.begin(), masks.end() - 1);
-    for (unsigned m : masks)
-      out.push_back(nameExpression(k, specs[i], m));
-  }
-  return out;
 }
 
 class Consumer : public ASTConsumer {
@@ -203,26 +162,15 @@ public:
     }
 
     if (o_.check) {
-      std::vector<std::string> names, chosen; // chosen: specializations --aot did not name
-      for (auto *k : ks) {
-        bool any = false;
-        for (auto &s : specs)
-          if (s.kernel == k->name) {
-            any = true;
-            for (unsigned m : aotDiv16Masks(*k))
-              names.push_back(nameExpression(*k, s, m));
-          }
-        const AutotuneDecl *tune = nullptr;
-        for (auto &d : autotune)
-          if (d.kernel == k->name)
-            tune = &d;
-        if (!any) {
-          std::vector<std::string> d = defaultInstances(*k, tune);
-          chosen.push_back(d.front());
-          names.insert(names.end(), d.begin(), d.end());
-        }
-      }
-      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch, names);
+      CheckInstances plan = checkInstances(ks, specs, autotune, "16");
+      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch, plan.names);
+      // 16 is below what some tiles need (K of an 8-bit tl::dot is a multiple of 32): kernels
+      // left to the fallback pass if they compile at 64 instead.
+      if (!log.empty() && plan.fallback &&
+          nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch,
+                     checkInstances(ks, specs, autotune, "64").names)
+              .empty())
+        log.clear();
       // Limits the kernel checks per specialization are the user's errors: say them where the
       // kernel or the dimension is written.
       auto report = [&](SourceLocation loc, const std::string &message, const std::string &why) {
@@ -247,11 +195,13 @@ public:
           *o_.nvrtcRejected = true;
         std::cerr << eo.stem << ".cu: error: NVRTC failed for " << o_.target.arch << ":\n"
                   << log << "\n";
-        if (!chosen.empty()) {
+        if (!plan.chosen.empty()) {
           std::cerr << "tilec: note: --check compiled specializations of its own choosing for "
                        "kernels that no --aot names:";
-          for (auto &c : chosen)
+          for (auto &c : plan.chosen)
             std::cerr << " " << c;
+          if (plan.fallback)
+            std::cerr << " (int template parameters without a config at 16, then at 64)";
           std::cerr << "; name the ones you launch with --aot='kernel<args>'\n";
         }
         failed_ = true;
@@ -308,7 +258,6 @@ private:
   bool &failed_;
 };
 
-
 /// Arguments every parse needs: C++20, the vocabulary header, clang's own headers, then the
 /// user's. Empty when the installation is incomplete (after saying so).
 std::vector<std::string> clangArguments(const TranslateOptions &o) {
@@ -329,12 +278,10 @@ std::vector<std::string> clangArguments(const TranslateOptions &o) {
 
 } // namespace
 
-int translateCode(const std::string &code, const std::string &fileName,
-                  const TranslateOptions &o) {
+int translateCode(const std::string &code, const std::string &fileName, const TranslateOptions &o) {
   std::vector<std::string> args = clangArguments(o);
   if (args.empty())
     return 1;
-  args.push_back("-fsyntax-only");
   bool failed = false;
   bool ok = tooling::runToolOnCodeWithArgs(std::make_unique<Action>(o, failed), code, args,
                                            fileName, "tilec");

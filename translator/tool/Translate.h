@@ -20,7 +20,7 @@ struct TranslateOptions {
   bool check = false;
   Target target = Target::defaultTarget(); // --arch; also what --check compiles for
   std::vector<std::string> aotSpecs;
-  bool write = true; // false: translate (and --check) but write no files
+  bool write = true;             // false: translate (and --check) but write no files
   bool *nvrtcRejected = nullptr; // set when --check finds output NVRTC rejects (a tilec bug)
 };
 

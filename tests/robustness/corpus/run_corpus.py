@@ -87,8 +87,12 @@ def headers_compile(args, outs):
     """Compiles every accepted launcher header in one translation unit; on failure, each alone
     to name the broken ones."""
     def compile_tu(headers, tu):
+        # Launchers are named after their kernels, and mutants share kernel names: each header
+        # goes into a namespace of its own, after the runtime headers they all include.
         with open(tu, "w") as f:
-            f.writelines('#include "%s"\n' % h for h in headers)
+            f.write("#include <tilec/runtime.h>\n#include <tilec/autotune.h>\n")
+            f.writelines('namespace corpus_%d {\n#include "%s"\n}\n' % (i, h)
+                         for i, h in enumerate(headers))
         p = subprocess.run([args.cxx, "-std=c++20", "-fsyntax-only", "-I", args.include, tu],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         return p.returncode == 0, p.stdout.decode("utf-8", "replace")

@@ -1,4 +1,4 @@
-// EXPECT: accepted
+// EXPECT: error cuda_builtin_names.cpp:4:28: error: kernel parameter name .threadIdx. hides a name the generated CUDA uses; rename it
 #include <tilec/tl.h>
 template <int BLOCK>
 TILEC_KERNEL void k(float *threadIdx, float *blockIdx, int warpSize, int blockDim) {
