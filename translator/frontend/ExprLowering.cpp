@@ -555,7 +555,9 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
     }
     if (auto *mc = dyn_cast<CXXMemberCallExpr>(call)) {
       auto *md = mc->getMethodDecl();
-      if (md && md->getName() == "to" && md->getTemplateSpecializationArgs()) {
+      // getName() is for identifiers only: conversion operators have none.
+      if (md && md->getIdentifier() && md->getName() == "to" &&
+          md->getTemplateSpecializationArgs()) {
         auto t =
             mapElemType(md->getTemplateSpecializationArgs()->get(0).getAsType(), e->getBeginLoc());
         return t ? castTo(lowerExpr(mc->getImplicitObjectArgument()), *t, e) : nullptr;
