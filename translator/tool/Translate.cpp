@@ -89,6 +89,8 @@ public:
     auto &sm = ctx.getSourceManager();
     fs::path input = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
     auto kernels = lowerKernels(ctx);
+    for (auto &k : kernels)
+      checkTarget(ctx, *k, o_.target);
     if (diags.hasErrorOccurred())
       return;
     if (kernels.empty()) {
