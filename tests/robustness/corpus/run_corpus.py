@@ -156,10 +156,13 @@ def main():
 
     for name, problem, detail in failures:
         print("FAIL %s: %s\n%s\n" % (name, problem, detail.rstrip()))
-    print("corpus: %d inputs (%d mutants, %d hand-written): %s" % (
+    summary = "corpus: %d inputs (%d mutants, %d hand-written): %s\ncorpus: %d failure%s\n" % (
         len(inputs), args.count, len(inputs) - args.count,
-        ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items()))))
-    print("corpus: %d failure%s" % (len(failures), "" if len(failures) == 1 else "s"))
+        ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())),
+        len(failures), "" if len(failures) == 1 else "s")
+    print(summary, end="")
+    with open(os.path.join(args.work, "summary.txt"), "w") as f:
+        f.write(summary)
     return 1 if failures else 0
 
 
