@@ -3,7 +3,7 @@
 # clang with AddressSanitizer and UBSan (any report fails the test that ran into it), and a
 # short run of the translator's fuzzer (tests/fuzz). Its own build folder, so that the Release
 # build is untouched: $SANITIZE_BUILD_DIR, default ./build-sanitize.
-# FUZZ_SECONDS (default 60) sets the length of the fuzzing run.
+# FUZZ_SECONDS (default 120) sets the length of the fuzzing run.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -14,7 +14,7 @@ cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS="-O1 -
   -DCMAKE_EXE_LINKER_FLAGS=-Wl,--as-needed -DCMAKE_SHARED_LINKER_FLAGS=-Wl,--as-needed \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 -DCUDAToolkit_ROOT="$CUDA_HOME" \
   -DTILEC_SANITIZE=ON -DTILEC_FUZZ=ON -DTILEC_BUILD_EXAMPLES=OFF \
-  -DTILEC_FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+  -DTILEC_FUZZ_SECONDS="${FUZZ_SECONDS:-120}"
 cmake --build "$dir" -j "$JOBS" --target tilec tilec-opt tilec_unit_tests runtime_tests \
   translate_fuzzer
 # clang's front end frees some of its memory only at exit; leaks are not what this looks for.

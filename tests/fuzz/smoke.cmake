@@ -4,8 +4,9 @@
 # cmake -DFUZZER=... -DSEEDS=<source root> -DWORK=dir -DSECONDS=n -P smoke.cmake
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/seeds" "${WORK}/corpus")
-file(GLOB seeds "${SEEDS}/examples/*/*.cpp" "${SEEDS}/tests/translate/*.cpp"
-     "${SEEDS}/tests/robustness/rejected/*.cpp" "${SEEDS}/tests/robustness/corpus/hand/*.cpp")
+# The repository's kernels only: replaying seeds takes most of a short run (each input parses
+# the vocabulary header under the sanitizers), and mutating them is the point.
+file(GLOB seeds "${SEEDS}/examples/*/*.cpp" "${SEEDS}/tests/translate/*.cpp")
 foreach(s IN LISTS seeds)
   file(STRINGS "${s}" kernels REGEX "TILEC_KERNEL")
   if(kernels)
