@@ -61,8 +61,10 @@ MSG
 fi
 
 # shellcheck disable=SC2207
-PACKAGES=($(llvm_packages "$llvm") clang-format-"$llvm"
-  libboost-program-options-dev ninja-build cmake g++ libgtest-dev
+# libclang-rt-N-dev: the sanitizers and libFuzzer (scripts/sanitize.sh); python3: the
+# robustness corpus (tests/robustness/corpus).
+PACKAGES=($(llvm_packages "$llvm") clang-format-"$llvm" libclang-rt-"$llvm"-dev
+  libboost-program-options-dev ninja-build cmake g++ libgtest-dev python3
   # The PyTorch adapter's tests (tilec/torch.h, examples/torch): LibTorch and torch for
   # Python 3, CPU only (about 50 MB to download).
   libtorch-dev python3-torch)

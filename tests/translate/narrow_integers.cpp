@@ -58,7 +58,7 @@ TILEC_KERNEL void scalar_operands(const int* x, int* out, uint8_t s) {
 // IR:       = constant [128] : uint8_t
 // IR-NEXT:  :flipped = binary "^" %{{[0-9]+}}:a, %{{[0-9]+}} : tile<uint8_t, 128>
 // IR:       = constant [1] : uint8_t
-// IR-NEXT:  :bit = binary "<<" %{{[0-9]+}}, %{{[0-9]+}} : tile<uint8_t, 128>
+// IR:       :bit = binary "<<" %{{[0-9]+}}, %{{[0-9]+}} : tile<uint8_t, 128>
 // IR:       :halved = binary ">>" {{.*}} : tile<int8_t, 128>
 // IR:       :low = binary "&" {{.*}} : tile<uint16_t, 128>
 // IR:       :inverted = binary "/" {{.*}} : tile<int16_t, 128>

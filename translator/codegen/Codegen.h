@@ -31,6 +31,23 @@ std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages);
 /// spelled `numStages`: at least 2.
 std::string pipelineStagesDefinition(const std::string &numStages);
 
+/// A tile dimension that depends on template parameters (and nothing else), with where it
+/// first appears.
+struct TileDim {
+  std::string text; // a C++ expression over the kernel's int template parameters
+  clang::SourceLocation loc;
+};
+/// The kernel's symbolic tile dimensions, each once in order of appearance: the launcher and
+/// the kernel check them per specialization (static_assert), as the device library would
+/// only deep inside its layouts.
+std::vector<TileDim> symbolicTileDims(const Kernel &k);
+/// What the kernel's static_assert on `dim` says (--check turns it into an error at `loc`).
+std::string tileDimMessage(const Kernel &k, const std::string &dim);
+
+/// What the kernel's static_assert says when its shared buffer is over the 48 KiB of static
+/// shared memory (a plain sentence: --check turns it into an error at the kernel's name).
+std::string staticSmemMessage(const std::string &kernel);
+
 /// The launcher header: the .cu text embedded, one typed launcher per kernel.
 std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,
                          const EmitOptions &opts);

@@ -2,6 +2,7 @@
 // See KernelEmitter.h for how tiles map onto threads in the generated code.
 #include "codegen/FoldDepth.h"
 #include "codegen/KernelEmitter.h"
+#include "ir/PrintedForm.h"
 
 namespace tilec {
 namespace emit {
@@ -355,19 +356,33 @@ std::string KernelEmitter::run() {
        << "  // operands: each use ends with a barrier, so they share one buffer, sized for the\n"
        << "  // largest.\n"
        << "  __shared__ alignas(" << (smemHoldsDotOperands_ ? 1024 : 16)
-       << ") unsigned char smem[" << bytes << "];\n";
+       << ") unsigned char smem[" << bytes << "];\n"
+       << "  // ptxas would only say \"too much shared data\", without naming the kernel.\n"
+       << "  static_assert(sizeof(smem) <= tilec::kMaxStaticSmemBytes, \""
+       << staticSmemMessage(k_.name) << "\");\n";
   }
   if (std::string dyn = dynamicSmemBytes(k_, "NUM_STAGES"); !dyn.empty())
     os << "  // Dynamic shared memory for the stage rings of pipelined loops and the buffers of\n"
        << "  // loop-invariant dot operands; the launcher passes its size: " << dyn << " bytes.\n"
        << "  // (aligned to 1024 bytes: whole swizzle patterns for the tensor cores)\n"
        << "  extern __shared__ __align__(1024) unsigned char dsmem[];\n";
+  // Dimensions known per specialization only, checked naming each (the layouts' own
+  // static_asserts name none).
+  for (const TileDim &d : symbolicTileDims(k_))
+    os << "  static_assert(tilec::tile_dim_ok(" << d.text << "), "
+       << quoted(tileDimMessage(k_, d.text)) << ");\n";
   os << "\n";
   os << body << "}\n";
   return os.str();
 }
 
 } // namespace emit
+
+std::string staticSmemMessage(const std::string &kernel) {
+  return "kernel '" + kernel + "' needs more than the 48 KiB of static shared memory a thread "
+         "block may have, as scratch for its reductions, scans, layout conversions or dot "
+         "operands; use smaller tiles, or loop over smaller pieces";
+}
 
 std::string emitCuda(const std::vector<const Kernel *> &kernels, const EmitOptions &opts) {
   std::ostringstream os;

@@ -21,9 +21,7 @@ std::string templateKinds(const Kernel &k) {
   return s;
 }
 
-/// The tile dimensions of `k` that depend on its template parameters (and nothing else), each
-/// once in order of appearance: the launcher checks them when it is instantiated.
-static std::vector<std::string> symbolicDims(const Kernel &k) {
+std::vector<TileDim> symbolicTileDims(const Kernel &k) {
   auto isIdent = isIdentifierChar;
   auto onlyTemplateParams = [&](const std::string &text) {
     for (size_t i = 0; i < text.size();) {
@@ -45,7 +43,7 @@ static std::vector<std::string> symbolicDims(const Kernel &k) {
     }
     return true;
   };
-  std::vector<std::string> dims;
+  std::vector<TileDim> dims;
   std::set<std::string> seen;
   walk(k, [&](const Op &op) {
     std::vector<const Value *> values(op.results.begin(), op.results.end());
@@ -54,9 +52,14 @@ static std::vector<std::string> symbolicDims(const Kernel &k) {
       if (v && !v->type.shared)
         for (const SymExpr &d : v->type.shape)
           if (!d.isConst() && onlyTemplateParams(d.str()) && seen.insert(d.str()).second)
-            dims.push_back(d.str());
+            dims.push_back({d.str(), op.loc});
   });
   return dims;
+}
+
+std::string tileDimMessage(const Kernel &k, const std::string &dim) {
+  return "kernel '" + k.name + "': tile dimension '" + dim +
+         "' must be a power of two from 1 to 2^20 in every specialization";
 }
 
 /// A raw-string delimiter that does not occur in the text.
@@ -94,9 +97,9 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     for (auto &p : k->params)
       os << ", " << p.type.cudaElem() << " " << p.name;
     os << ",\n    const tilec::LaunchOptions& " << n.options << " = {}) {\n";
-    for (const std::string &d : symbolicDims(*k))
-      os << "  static_assert(tilec::valid_tile_dim(" << d << "), \"" << k->name
-         << ": tile dimension " << d << " must be a power of two <= 2^20\");\n";
+    for (const TileDim &d : symbolicTileDims(*k))
+      os << "  static_assert(tilec::valid_tile_dim(" << d.text << "), \"" << k->name
+         << ": tile dimension " << d.text << " must be a power of two <= 2^20\");\n";
     // The kernel's own static_asserts, so that a call with values they refuse does not compile.
     walk(*k, [&](const Op &op) {
       if (op.kind == OpKind::StaticAssert)

@@ -75,6 +75,19 @@ Value *Lowerer::lowerDot(const CallExpr *call, const Callee &c) {
                     "uint8_t)");
     return nullptr;
   }
+  // The tensor-core instructions' own tile: known sizes are checked here, sizes from template
+  // parameters by the device library per specialization.
+  const SymExpr &m = a->type.shape[0], &n = b->type.shape[1], &kk = a->type.shape[1];
+  int bits = a->type.elem.bits(); // 0: a template type, known per specialization only
+  int kStep = bits == 8 ? 32 : bits == 16 ? 16 : 8;
+  if ((m.isConst() && m.value() % 16 != 0) || (n.isConst() && n.value() % 8 != 0) ||
+      (bits && kk.isConst() && kk.value() % kStep != 0)) {
+    error(call, "tl::dot of " + a->type.shapeStr() + " x " + b->type.shapeStr() + " " +
+                    a->type.elem.cuda() + " tiles: the tensor cores need M a multiple of 16, " +
+                    "N a multiple of 8 and K a multiple of " + std::to_string(kStep) +
+                    " for this type; use larger tiles (mask what lies outside the data)");
+    return nullptr;
+  }
   std::vector<SymExpr> shape = {a->type.shape[0], b->type.shape[1]};
   Type rt{*accType, false, false, shape};
   Value *acc = nullptr;

@@ -500,8 +500,13 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
                       : nullptr;
       return lhs && vars_.count(lhs->getDecl()) ? vars_[lhs->getDecl()] : nullptr;
     }
-    if (oc->getNumArgs() == 2 && ok != OO_Call && ok != OO_Subscript)
-      return binary(spelling, lowerExpr(oc->getArg(0)), lowerExpr(oc->getArg(1)), e);
+    if (oc->getNumArgs() == 2 && ok != OO_Call && ok != OO_Subscript) {
+      // Left operand first, as for built-in operators (call arguments have no order in C++, and
+      // the IR's numbering would depend on the compiler tilec was built with).
+      Value *lhs = lowerExpr(oc->getArg(0));
+      Value *rhs = lowerExpr(oc->getArg(1));
+      return binary(spelling, lhs, rhs, e);
+    }
     if (oc->getNumArgs() == 1 && (ok == OO_Minus || ok == OO_Tilde || ok == OO_Exclaim))
       return unary(spelling, lowerExpr(oc->getArg(0)), e);
     error(e, std::string("operator '") + spelling + "' is not supported in kernels");
@@ -555,7 +560,9 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
     }
     if (auto *mc = dyn_cast<CXXMemberCallExpr>(call)) {
       auto *md = mc->getMethodDecl();
-      if (md && md->getName() == "to" && md->getTemplateSpecializationArgs()) {
+      // getName() is for identifiers only: conversion operators have none.
+      if (md && md->getIdentifier() && md->getName() == "to" &&
+          md->getTemplateSpecializationArgs()) {
         auto t =
             mapElemType(md->getTemplateSpecializationArgs()->get(0).getAsType(), e->getBeginLoc());
         return t ? castTo(lowerExpr(mc->getImplicitObjectArgument()), *t, e) : nullptr;

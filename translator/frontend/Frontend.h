@@ -7,6 +7,7 @@
 
 #include "ir/Autotune.h"
 #include "ir/IR.h"
+#include "target/Target.h"
 
 #include <clang/AST/ASTContext.h>
 
@@ -17,6 +18,9 @@ namespace tilec {
 
 /// Lowers every kernel of the main file; errors go to the context's DiagnosticsEngine.
 std::vector<std::unique_ptr<Kernel>> lowerKernels(clang::ASTContext &ctx);
+
+/// Errors at the ops of `k` that `target` cannot run (fp8 tl::dot before sm_89).
+void checkTarget(clang::ASTContext &ctx, const Kernel &k, const Target &target);
 
 /// After clang reported errors: errors of its own where clang's wording would mislead a kernel
 /// author (a run-time value as a tl:: template argument).

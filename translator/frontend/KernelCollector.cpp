@@ -52,12 +52,26 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
   k_.inputFile = sm.getFilename(sm.getExpansionLoc(fd->getLocation())).str();
   if (!fd->getReturnType()->isVoidType())
     error(fd->getLocation(), "a TILEC_KERNEL must return void");
+  // NVRTC looks kernels up by name and accepts only ASCII in those names.
+  for (unsigned char ch : k_.name)
+    if (ch >= 0x80) {
+      error(fd->getLocation(), "kernel name '" + k_.name +
+                                   "' is not ASCII, which NVRTC cannot look up; name the kernel "
+                                   "with letters a-z, A-Z, digits and '_'");
+      break;
+    }
   if (auto *ft = fd->getDescribedFunctionTemplate()) {
     for (const NamedDecl *p : *ft->getTemplateParameters())
       templateParamNames_.push_back(p->getNameAsString());
     for (const NamedDecl *p : *ft->getTemplateParameters()) {
       TemplateParam tp;
       tp.name = p->getNameAsString();
+      // `auto *out`: a template parameter with no name to spell in the launcher or the CUDA.
+      if (p->isImplicit()) {
+        error(p->getLocation(), "a kernel parameter declared 'auto' makes an unnamed template "
+                                "parameter; name it: template <class T> ... (T *out)");
+        continue;
+      }
       if (auto *nt = dyn_cast<NonTypeTemplateParmDecl>(p)) {
         QualType t = nt->getType();
         if (t->isBooleanType()) {

@@ -4,11 +4,14 @@
 #include "codegen/Codegen.h"
 #include "codegen/FileIdentifier.h"
 #include "frontend/Frontend.h"
+#include "tool/CheckInstances.h"
 #include "tool/InputNames.h"
 #include "tool/NvrtcCheck.h"
 #include "tool/Resources.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -55,17 +58,21 @@ std::string writeFile(const fs::path &path, const std::string &text) {
   return "";
 }
 
-std::vector<std::string> defaultInstances(const Kernel &k) {
-  AotSpec s;
-  s.kernel = k.name;
-  for (auto &tp : k.templateParams)
-    s.templateArgs.push_back(tp.kind == TemplateParam::Kind::Type   ? "float"
-                             : tp.kind == TemplateParam::Kind::Bool ? "false"
-                                                                    : "256");
-  std::vector<std::string> out;
-  for (unsigned m : aotDiv16Masks(k))
-    out.push_back(nameExpression(k, s, m));
-  return out;
+/// Where the kernel `name` is declared (kernels are top-level, possibly in a linkage block).
+SourceLocation kernelLocation(const DeclContext *dc, const std::string &name) {
+  for (const Decl *d : dc->decls()) {
+    if (auto *ls = dyn_cast<LinkageSpecDecl>(d)) {
+      if (SourceLocation loc = kernelLocation(ls, name); loc.isValid())
+        return loc;
+      continue;
+    }
+    const FunctionDecl *fd = dyn_cast<FunctionDecl>(d);
+    if (auto *ft = dyn_cast<FunctionTemplateDecl>(d))
+      fd = ft->getTemplatedDecl();
+    if (fd && fd->doesThisDeclarationHaveABody() && fd->getNameAsString() == name)
+      return fd->getLocation();
+  }
+  return {};
 }
 
 class Consumer : public ASTConsumer {
@@ -82,6 +89,8 @@ public:
     auto &sm = ctx.getSourceManager();
     fs::path input = sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
     auto kernels = lowerKernels(ctx);
+    for (auto &k : kernels)
+      checkTarget(ctx, *k, o_.target);
     if (diags.hasErrorOccurred())
       return;
     if (kernels.empty()) {
@@ -156,28 +165,55 @@ public:
     }
 
     if (o_.check) {
-      std::vector<std::string> names;
+      CheckInstances plan = checkInstances(ks, specs, autotune, "16");
+      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch, plan.names);
+      // 16 is below what some tiles need (K of an 8-bit tl::dot is a multiple of 32): kernels
+      // left to the fallback pass if they compile at 64 instead.
+      if (!log.empty() && plan.fallback &&
+          nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch,
+                     checkInstances(ks, specs, autotune, "64").names)
+              .empty())
+        log.clear();
+      // Limits the kernel checks per specialization are the user's errors: say them where the
+      // kernel or the dimension is written.
+      auto report = [&](SourceLocation loc, const std::string &message, const std::string &why) {
+        if (log.find(message) == std::string::npos)
+          return;
+        diags.Report(loc, diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << message + why;
+        failed_ = true;
+      };
       for (auto *k : ks) {
-        bool any = false;
-        for (auto &s : specs)
-          if (s.kernel == k->name) {
-            any = true;
-            for (unsigned m : aotDiv16Masks(*k))
-              names.push_back(nameExpression(*k, s, m));
-          }
-        if (!any)
-          for (auto &n : defaultInstances(*k))
-            names.push_back(n);
+        if (log.empty())
+          break;
+        SourceLocation at = kernelLocation(ctx.getTranslationUnitDecl(), k->name);
+        report(at, staticSmemMessage(k->name), "");
+        for (const TileDim &d : symbolicTileDims(*k))
+          report(d.loc.isValid() ? d.loc : at, tileDimMessage(*k, d.text),
+                 "; a specialization --check compiled breaks it");
       }
-      std::string log = nvrtcCheck(cuda, eo.stem + ".cu", o_.target.arch, names);
+      if (failed_)
+        return;
       if (!log.empty()) {
+        if (o_.nvrtcRejected)
+          *o_.nvrtcRejected = true;
         std::cerr << eo.stem << ".cu: error: NVRTC failed for " << o_.target.arch << ":\n"
                   << log << "\n";
+        if (!plan.chosen.empty()) {
+          std::cerr << "tilec: note: --check compiled specializations of its own choosing for "
+                       "kernels that no --aot names:";
+          for (auto &c : plan.chosen)
+            std::cerr << " " << c;
+          if (plan.fallback)
+            std::cerr << " (int template parameters without a config at 16, then at 64)";
+          std::cerr << "; name the ones you launch with --aot='kernel<args>'\n";
+        }
         failed_ = true;
         return;
       }
     }
 
+    if (!o_.write)
+      return;
     fs::path dir = o_.outputDir;
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -225,21 +261,40 @@ private:
   bool &failed_;
 };
 
-} // namespace
-
-int translate(const TranslateOptions &o) {
-  // Arguments every parse needs: C++20, the vocabulary header, clang's own headers.
+/// Arguments every parse needs: C++20, the vocabulary header, clang's own headers, then the
+/// user's. Empty when the installation is incomplete (after saying so).
+std::vector<std::string> clangArguments(const TranslateOptions &o) {
   const Resources &res = resources();
   if (res.include.empty() || res.clangResource.empty()) {
     std::cerr << "tilec: error: incomplete installation: tilec/tl.h belongs in <prefix>/include "
                  "and clang's headers in <prefix>/lib/tilec/clang/include, where <prefix> is "
                  "the folder above the one holding tilec ($TILEC_INCLUDE_DIR overrides the "
                  "first)\n";
-    return 1;
+    return {};
   }
-  std::vector<std::string> base = {"-xc++", "-std=c++20", "-I" + res.include,
+  std::vector<std::string> args = {"-xc++", "-std=c++20", "-I" + res.include,
                                    "-resource-dir=" + res.clangResource,
                                    "-Wno-unused-command-line-argument"};
+  args.insert(args.end(), o.clangArgs.begin(), o.clangArgs.end());
+  return args;
+}
+
+} // namespace
+
+int translateCode(const std::string &code, const std::string &fileName, const TranslateOptions &o) {
+  std::vector<std::string> args = clangArguments(o);
+  if (args.empty())
+    return 1;
+  bool failed = false;
+  bool ok = tooling::runToolOnCodeWithArgs(std::make_unique<Action>(o, failed), code, args,
+                                           fileName, "tilec");
+  return ok && !failed ? 0 : 1;
+}
+
+int translate(const TranslateOptions &o) {
+  std::vector<std::string> extra = clangArguments(o);
+  if (extra.empty())
+    return 1;
   std::unique_ptr<tooling::CompilationDatabase> db;
   if (!o.buildDir.empty()) {
     std::string err;
@@ -261,8 +316,6 @@ int translate(const TranslateOptions &o) {
     return 1;
   }
   tooling::ClangTool tool(*db, o.inputs);
-  std::vector<std::string> extra = base;
-  extra.insert(extra.end(), o.clangArgs.begin(), o.clangArgs.end());
   tool.appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster(extra, tooling::ArgumentInsertPosition::END));
   tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());

@@ -20,9 +20,16 @@ struct TranslateOptions {
   bool check = false;
   Target target = Target::defaultTarget(); // --arch; also what --check compiles for
   std::vector<std::string> aotSpecs;
+  bool write = true;             // false: translate (and --check) but write no files
+  bool *nvrtcRejected = nullptr; // set when --check finds output NVRTC rejects (a tilec bug)
 };
 
 /// Returns the process exit status.
 int translate(const TranslateOptions &opts);
+
+/// Translates source text as the file `fileName` (for the fuzzer: inputs is ignored; set
+/// `write` to false to keep the outputs in memory only). Returns the exit status.
+int translateCode(const std::string &code, const std::string &fileName,
+                  const TranslateOptions &opts);
 
 } // namespace tilec

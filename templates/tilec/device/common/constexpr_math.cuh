@@ -28,4 +28,13 @@ __host__ __device__ constexpr int vector_width(long long n) {
 /// atomics (one value per warp of up to 32 warps, 16 bytes each).
 inline constexpr int kScratchBytes = 512;
 
+/// Whether `n` can be a tile dimension (a power of two up to 2^20). Kernels check their
+/// dimensions that depend on template parameters with it, naming each.
+__host__ __device__ constexpr bool tile_dim_ok(long long n) {
+  return n > 0 && n <= (1ll << 20) && (n & (n - 1)) == 0;
+}
+
+/// Static shared memory a thread block may have on every architecture (more must be dynamic).
+inline constexpr int kMaxStaticSmemBytes = 48 * 1024;
+
 } // namespace tilec

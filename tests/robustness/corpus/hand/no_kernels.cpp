@@ -1,0 +1,3 @@
+// EXPECT: accepted
+#include <tilec/tl.h>
+inline int helper(int a) { return a + 1; }

@@ -1,0 +1,3 @@
+// EXPECT: accepted
+#include <tilec/tl.h>
+TILEC_KERNEL void nothing() {}

@@ -1,0 +1,3 @@
+// EXPECT: error error: stop here
+#include <tilec/tl.h>
+#error stop here
