@@ -10,16 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "../interpreter/support.h"
+
 namespace corpus {
 
-/// n uniform floats in [lo, hi) from a fixed seed.
+/// n uniform floats in [lo, hi) from a fixed seed (the interpreter tests' generator).
 inline std::vector<float> uniform(size_t n, float lo, float hi, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(gen);
-  return v;
+  return tilec_test::random_floats(int(n), lo, hi, seed);
 }
 
 /// n floats of poison (every byte 0xff: NaN), which every written element must replace.
