@@ -60,6 +60,24 @@ function(tilec_configure_cuda_target target)
   target_link_libraries(${target} PRIVATE CUDA::cudart)
 endfunction()
 
+# Sets <out> to TRUE unless kernels come from TILEC_PREGENERATED_DIR (no translator) and that
+# folder lacks the .cu of one of the SOURCES (an older folder may predate them); then warns that
+# <what> is skipped and sets FALSE.
+function(tilec_pregenerated_present out what)
+  set(ok TRUE)
+  if(NOT TARGET tilec::tilec)
+    foreach(src IN LISTS ARGN)
+      get_filename_component(stem ${src} NAME_WLE)
+      if(NOT EXISTS ${TILEC_PREGENERATED_DIR}/${stem}.cu)
+        message(WARNING "tilec: ${what} skipped: ${TILEC_PREGENERATED_DIR}/${stem}.cu is missing "
+                        "(rerun scripts/pregenerate.sh)")
+        set(ok FALSE)
+      endif()
+    endforeach()
+  endif()
+  set(${out} ${ok} PARENT_SCOPE)
+endfunction()
+
 function(tilec_add_kernels target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "LINE_DIRECTIVES" "MODE" "SOURCES;SPECIALIZE")
   if(ARG_UNPARSED_ARGUMENTS)
