@@ -50,11 +50,12 @@ def fmt(v):
     return "-" if v is None else (f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}")
 
 
-def main(paths):
-    rows = load(paths)
+def best_rows(rows, providers):
+    """The best row per (name, provider) among `providers`, the names in first-seen order, and
+    the rows of other providers."""
     best, order, others = {}, [], []
     for r in rows:
-        if r["provider"] not in PROVIDERS:
+        if r["provider"] not in providers:
             others.append(r)
             continue
         if r["name"] not in order:
@@ -62,6 +63,12 @@ def main(paths):
         key = (r["name"], r["provider"])
         if key not in best or better(r["unit"], r["value"], best[key]["value"]):
             best[key] = r
+    return best, order, others
+
+
+def main(paths):
+    rows = load(paths)
+    best, order, others = best_rows(rows, PROVIDERS)
 
     if CEILING_NAME in order:  # the reference row first
         order.insert(0, order.pop(order.index(CEILING_NAME)))
@@ -102,15 +109,7 @@ def ratio_table(paths):
     """tilec against triton per name: the speed ratio (above 1: tilec faster), its geometric
     mean and how many names reach 1.0; names without both providers are listed apart."""
     rows = load(paths)
-    best, order = {}, []
-    for r in rows:
-        if r["provider"] not in ("tilec", "triton"):
-            continue
-        if r["name"] not in order:
-            order.append(r["name"])
-        key = (r["name"], r["provider"])
-        if key not in best or better(r["unit"], r["value"], best[key]["value"]):
-            best[key] = r
+    best, order, _ = best_rows(rows, ("tilec", "triton"))
     print("| kernel | tilec | triton | unit | tilec / triton |")
     print("|---|---|---|---|---|")
     logs, missing = [], []
