@@ -14,6 +14,7 @@
 #include "analysis/AxisInfo.h"
 #include "ir/Parser.h"
 #include "transforms/DotOperandsInRegisters.h"
+#include "transforms/FuseArgReductions.h"
 #include "transforms/FuseDotTranspose.h"
 #include "transforms/AllocateSharedMemory.h"
 #include "transforms/HoistDotOperands.h"
@@ -57,6 +58,10 @@ const std::vector<PassInfo> &passTable() {
        infallible<runTransposeLoads>},
       {"layout", "thread layouts and global access widths (transforms/LayoutAssignment.cpp)",
        runLayoutAssignment},
+      {"fuse-arg-reductions",
+       "tl::max and tl::argmax of the same tile reduce once, in pairs "
+       "(transforms/FuseArgReductions.cpp)",
+       infallible<runFuseArgReductions>},
       {"remat",
        "cheap rank-1 index tiles recomputed in the layout a user needs instead of converted "
        "(transforms/RematerializeConversions.cpp)",

@@ -127,4 +127,76 @@ TEST(GpuRank2Scans, ArgReductionsTiesAndNaN) {
   check_arg_reductions<tl::half, 128, 16>(300, 13, 4);
 }
 
+/// Equal as numbers: NaN matches NaN, and -0 matches +0 (the winner among tied zeros is the
+/// first one, where a separate reduction may keep either).
+template <class T> bool same_number(T a, T b) {
+  const float x = float(a), y = float(b);
+  return (x != x && y != y) || x == y;
+}
+
+template <class T, int BM, int BN> void check_row_extremes(int m, int n, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "row_extremes<" << BM << ", " << BN << "> m=" << m
+                                  << " n=" << n << " warps=" << num_warps);
+  std::mt19937 rng(m * 5 + n);
+  std::vector<T> x(size_t(m) * n);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int r = int(rng() % 9);
+    x[i] = T(r == 7 ? NAN : r == 8 ? -0.0f : float(r) - 3.0f);
+  }
+  for (int c = 0; c < n; ++c)
+    x[size_t(m / 2) * n + c] = T(NAN);
+  const uint32_t blocks = uint32_t((m + BM - 1) / BM);
+  auto max_value = poisoned<T>(size_t(m)), min_value = max_value;
+  auto max_index = poisoned<int>(size_t(m)), min_index = max_index;
+  Mirror<T> dx(x), dmaxv(max_value), dminv(min_value);
+  Mirror<int> dmaxi(max_index), dmini(min_index);
+  tilec::interpret::launch(host::row_extremes<T, BM, BN>, tilec::Grid{blocks}, x.data(),
+                           max_value.data(), max_index.data(), min_value.data(), min_index.data(),
+                           m, n);
+  row_extremes<T, BM, BN>(tilec::Grid{blocks}, nullptr, dx.ptr(), dmaxv.ptr(), dmaxi.ptr(),
+                          dminv.ptr(), dmini.ptr(), m, n, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  EXPECT_EQ(dmaxi.get(), max_index) << "argmax<1>";
+  EXPECT_EQ(dmini.get(), min_index) << "argmin<1>";
+  const std::vector<T> gmax = dmaxv.get(), gmin = dminv.get();
+  for (int r = 0; r < m; ++r) {
+    EXPECT_TRUE(same_number(gmax[r], max_value[r])) << "max<1> of row " << r;
+    EXPECT_TRUE(same_number(gmin[r], min_value[r])) << "min<1> of row " << r;
+  }
+}
+
+TEST(GpuRank2Scans, ExtremesWithTheirIndicesFromOneReduction) {
+  REQUIRE_GPU();
+  check_row_extremes<float, 32, 128>(100, 100, 4);
+  check_row_extremes<float, 4, 1024>(37, 1000, 4);
+  check_row_extremes<tl::half, 16, 256>(40, 250, 8);
+  check_row_extremes<tl::half, 128, 16>(300, 13, 4);
+}
+
+TEST(GpuRank2Scans, PromotedMaxWithItsIndexFromOneReduction) {
+  REQUIRE_GPU();
+  constexpr int m = 70, n = 200, BM = 8, BN = 256;
+  std::mt19937 rng(11);
+  std::vector<tl::half> x(size_t(m) * n);
+  for (auto &v : x)
+    v = tl::half(float(int(rng() % 2001) - 1000) / 7.0f);
+  for (int c = 0; c < n; ++c)
+    x[size_t(m / 3) * n + c] = tl::half(NAN);
+  const uint32_t blocks = uint32_t((m + BM - 1) / BM);
+  auto max_value = poisoned<float>(size_t(m));
+  auto max_index = poisoned<int>(size_t(m));
+  Mirror<tl::half> dx(x);
+  Mirror<float> dvalue(max_value);
+  Mirror<int> dindex(max_index);
+  tilec::interpret::launch(host::half_row_max<BM, BN>, tilec::Grid{blocks}, x.data(),
+                           max_value.data(), max_index.data(), m, n);
+  half_row_max<BM, BN>(tilec::Grid{blocks}, nullptr, dx.ptr(), dvalue.ptr(), dindex.ptr(), m, n,
+                       {.num_warps = 4});
+  tilec_test::synchronize();
+  EXPECT_EQ(dindex.get(), max_index);
+  const std::vector<float> got = dvalue.get();
+  for (int r = 0; r < m; ++r)
+    EXPECT_TRUE(same_number(got[r], max_value[r])) << "row " << r;
+}
+
 } // namespace

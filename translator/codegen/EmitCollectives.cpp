@@ -1,6 +1,7 @@
 // Operations where threads cooperate: reductions, scans, and elements moving between
 // threads (layout conversions, transposes, reshapes) through shared memory.
 #include "codegen/KernelEmitter.h"
+#include "transforms/FuseArgReductions.h"
 
 namespace tilec {
 namespace emit {
@@ -60,9 +61,40 @@ void KernelEmitter::emitReduce(const Op &op) {
       return;
     }
     needSmem("tilec::arg_axis_scratch_bytes<" + L + ", " + dim + ", " + inT + ">()");
+    // A max (min) of the same tile fused with this one (fuse-arg-reductions) gets the
+    // winners' values from the same pass.
+    const Op *withValues = nullptr;
+    walk(k_, [&](const Op &o) {
+      if (fusedArgReduction(o) == r)
+        withValues = &o;
+    });
+    // The values in the tile's type; a promoted max (a half tile's is float) converts them.
+    std::string values;
+    bool promoted = false;
+    if (withValues) {
+      values = nameOf(withValues->result);
+      promoted = withValues->result->type.cudaElem() != inT;
+      if (promoted) {
+        *out_ << "  " << withValues->result->type.cudaElem() << " " << values << "["
+              << layoutOf(r) << "::ELEMS];\n";
+        values = names_.fresh(values + "_in");
+      }
+      *out_ << "  " << inT << " " << values << "[" << layoutOf(r) << "::ELEMS];\n";
+    }
     *out_ << "  int " << name << "[" << layoutOf(r) << "::ELEMS];\n";
     *out_ << "  tilec::arg_reduce_axis<" << L << ", " << dim << ", " << isMax << ", " << inT
-          << ", /*NAN_WINS=*/false>(" << arr << ", " << name << ", tid, smem);\n";
+          << ", /*NAN_WINS=*/false>(" << arr << ", " << name << ", tid, smem"
+          << (withValues ? ", " + values : "") << ");\n";
+    if (promoted) {
+      *out_ << "#pragma unroll\n";
+      *out_ << "  for (int i = 0; i < " << layoutOf(r) << "::ELEMS; ++i) "
+            << nameOf(withValues->result) << "[i] = tilec::cast<"
+            << withValues->result->type.cudaElem() << ">(" << values << "[i]);\n";
+    }
+    return;
+  }
+  if (const Value *arg = fusedArgReduction(op)) {
+    *out_ << "  // " << name << ": the values " << nameOf(arg) << " found, above\n";
     return;
   }
   std::string fn = combiner(op, in->type.cudaElem());

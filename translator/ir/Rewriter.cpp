@@ -57,6 +57,27 @@ bool isSideEffectFree(OpKind kind) {
          kind == OpKind::SmemBuffer;
 }
 
+void moveBefore(Kernel &k, Op *op, Op *anchor) {
+  OpPosition from = locate(k, op), to = locate(k, anchor);
+  if (!from.region || from.region != to.region || from.index == to.index)
+    return;
+  std::unique_ptr<Op> moved = std::move(from.region->ops[from.index]);
+  from.region->ops.erase(from.region->ops.begin() + long(from.index));
+  size_t at = to.index > from.index ? to.index - 1 : to.index;
+  from.region->ops.insert(from.region->ops.begin() + long(at), std::move(moved));
+}
+
+void addOperand(Op *op, Value *v) {
+  op->operands.push_back(v);
+  ++v->uses;
+}
+
+void setOperand(Op *op, size_t i, Value *v) {
+  --op->operands[i]->uses;
+  op->operands[i] = v;
+  ++v->uses;
+}
+
 Builder::Builder(Kernel &k, Op *anchor, bool after) : k_(k), anchor_(anchor) {
   pos_ = locate(k, anchor);
   next_ = pos_.index + (after ? 1 : 0);

@@ -4,6 +4,9 @@
 //   walkOps            visits every op, mutable, nested regions right after their op
 //   locate             the region and position of an op
 //   Builder            creates ops right before (or after) a given op, or at the end of a region
+//   moveBefore         moves an op to right before another op of the same region
+//   addOperand         gives an op one more operand
+//   setOperand         makes one operand of an op read another value
 //   replaceAllUses     makes every reader of a value (operands, region yields) read another
 //   eraseOp            removes an op whose result nobody reads
 //   eraseIfDead        removes the side-effect-free op defining a value nobody reads, and
@@ -59,6 +62,16 @@ private:
   OpPosition pos_;
   size_t next_;
 };
+
+/// Moves `op` to right before `anchor`, both in the same region; the caller makes sure that
+/// what `op` reads is defined before `anchor` and nothing between reads `op`'s result.
+void moveBefore(Kernel &k, Op *op, Op *anchor);
+
+/// Appends `v` to `op`'s operands (its use count grows).
+void addOperand(Op *op, Value *v);
+
+/// Makes operand `i` of `op` read `v` (use counts follow).
+void setOperand(Op *op, size_t i, Value *v);
 
 /// Makes every operand and region yield that reads `from` read `to` instead, except the
 /// operands of `except`. Use counts follow.

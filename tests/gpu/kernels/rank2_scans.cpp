@@ -62,3 +62,36 @@ TILEC_KERNEL void arg_reductions(const T *x, int *row_max, int *row_min, int *co
   auto first_cols = tl::expand_dims<0>(cols);
   tl::store(col_min + pid * n + first_cols, tl::argmin<0, true>(v), first_cols < n);
 }
+
+// Each row's largest and smallest value with where they are: tl::max before tl::argmax and
+// tl::argmin before tl::min, as kernels write them; the translator reduces each pair once
+// (fuse-arg-reductions).
+template <class T, int BM, int BN>
+TILEC_KERNEL void row_extremes(const T *x, T *max_value, int *max_index, T *min_value,
+                               int *min_index, int m, int n) {
+  int pid = tl::program_id(0);
+  auto rows = pid * BM + tl::arange<0, BM>();
+  auto cols = tl::arange<0, BN>();
+  auto in_bounds = (tl::expand_dims<1>(rows) < m) && (tl::expand_dims<0>(cols) < n);
+  auto v = tl::load(x + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), in_bounds, NAN);
+  auto largest = tl::max<1>(v);
+  auto largest_at = tl::argmax<1>(v);
+  auto smallest_at = tl::argmin<1>(v);
+  auto smallest = tl::min<1>(v);
+  tl::store(max_value + rows, largest, rows < m);
+  tl::store(max_index + rows, largest_at, rows < m);
+  tl::store(min_value + rows, smallest, rows < m);
+  tl::store(min_index + rows, smallest_at, rows < m);
+}
+
+// The same for a half tile, whose tl::max is a float tile: the winners' values are converted.
+template <int BM, int BN>
+TILEC_KERNEL void half_row_max(const tl::half *x, float *max_value, int *max_index, int m, int n) {
+  int pid = tl::program_id(0);
+  auto rows = pid * BM + tl::arange<0, BM>();
+  auto cols = tl::arange<0, BN>();
+  auto in_bounds = (tl::expand_dims<1>(rows) < m) && (tl::expand_dims<0>(cols) < n);
+  auto v = tl::load(x + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), in_bounds, NAN);
+  tl::store(max_value + rows, tl::max<1>(v), rows < m);
+  tl::store(max_index + rows, tl::argmax<1>(v), rows < m);
+}

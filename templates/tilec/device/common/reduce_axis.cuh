@@ -23,8 +23,12 @@ template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scra
 /// coordinate of the kept dimension that slice element j stands for. All threads of the block
 /// must call it; it synchronizes the block when warps must combine, and leaves `smem`
 /// (axis_scratch_bytes<P, DIM, T>() bytes) free again.
-template <class P, int DIM, class T, class Op>
-__device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned char *smem) {
+///
+/// `at(i)` gives element i of the thread's share (any callable: the array overload below reads
+/// an array; arg_reduce_axis builds its (value, index) candidates through it, so that no array
+/// of candidates is ever held in registers).
+template <class P, int DIM, class T, class At, class Op>
+__device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned char *smem) {
   static_assert(DIM == 0 || DIM == 1, "rank-2 tiles have dimensions 0 and 1");
   constexpr int PER_ROW = P::VEC * P::R1; // elements of one row held by a thread
   const int lane = tid % 32, warp = tid / 32;
@@ -32,10 +36,10 @@ __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned 
   if constexpr (DIM == 1) {
 #pragma unroll
     for (int j = 0; j < P::R0; ++j) {
-      T acc = v[j * PER_ROW];
+      T acc = at(j * PER_ROW);
 #pragma unroll
       for (int k = 1; k < PER_ROW; ++k)
-        acc = op(acc, v[j * PER_ROW + k]);
+        acc = op(acc, at(j * PER_ROW + k));
       // Lanes of one row differ in lane % TW1.
 #pragma unroll
       for (int off = P::TW1 / 2; off > 0; off /= 2)
@@ -64,10 +68,10 @@ __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned 
   } else {
 #pragma unroll
     for (int j = 0; j < PER_ROW; ++j) {
-      T acc = v[j];
+      T acc = at(j);
 #pragma unroll
       for (int r = 1; r < P::R0; ++r)
-        acc = op(acc, v[r * PER_ROW + j]);
+        acc = op(acc, at(r * PER_ROW + j));
       // Lanes of one column differ in lane / TW1; with copied rows (M < rows per pass) only
       // aligned groups of M rows are combined, each group holding every row once.
       constexpr int LANE_ROWS = int(cmin(P::TW0, P::ROWS));
@@ -103,6 +107,11 @@ __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned 
   }
 }
 
+template <class P, int DIM, class T, class Op>
+__device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned char *smem) {
+  reduce_axis_at<P, DIM, T>([v](int i) { return v[i]; }, out, op, tid, smem);
+}
+
 /// Shared memory arg_reduce_axis<P, DIM, IS_MAX, T> needs.
 template <class P, int DIM, class T> __host__ __device__ constexpr int arg_axis_scratch_bytes() {
   return axis_scratch_bytes<P, DIM, detail::ArgCandidate<T>>();
@@ -112,19 +121,24 @@ template <class P, int DIM, class T> __host__ __device__ constexpr int arg_axis_
 /// DIM 0) of the largest (IS_MAX) or smallest element of the P tile `v` in the row or column
 /// that slice element j stands for, with arg_reduce_tile's rules (ties to the smallest index,
 /// NAN_WINS). Same contract as reduce_axis; `smem` holds arg_axis_scratch_bytes<P, DIM, T>().
+///
+/// With `values`, also writes each winner's value there: the max (min) reduction of the same
+/// tile, from one pass over it instead of two.
 template <class P, int DIM, bool IS_MAX, class T, bool NAN_WINS = true>
-__device__ inline void arg_reduce_axis(const T *v, int *out, int tid, unsigned char *smem) {
+__device__ inline void arg_reduce_axis(const T *v, int *out, int tid, unsigned char *smem,
+                                       T *values = nullptr) {
   static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
   using C = detail::ArgCandidate<T>;
-  C cand[P::ELEMS];
-#pragma unroll
-  for (int i = 0; i < P::ELEMS; ++i)
-    cand[i] = C{v[i], DIM == 1 ? P::col(tid, i) : P::row(tid, i)};
   C best[Slice<P, DIM>::ELEMS];
-  reduce_axis<P, DIM>(cand, best, detail::ArgCombine<IS_MAX, T, NAN_WINS>{}, tid, smem);
+  reduce_axis_at<P, DIM, C>(
+      [v, tid](int i) { return C{v[i], DIM == 1 ? P::col(tid, i) : P::row(tid, i)}; }, best,
+      detail::ArgCombine<IS_MAX, T, NAN_WINS>{}, tid, smem);
 #pragma unroll
-  for (int j = 0; j < Slice<P, DIM>::ELEMS; ++j)
+  for (int j = 0; j < Slice<P, DIM>::ELEMS; ++j) {
     out[j] = best[j].index;
+    if (values)
+      values[j] = best[j].value;
+  }
 }
 
 } // namespace tilec
