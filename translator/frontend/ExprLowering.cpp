@@ -437,6 +437,13 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
         error(e, "'" + n + "' holds two values: use " + n + ".first and " + n + ".second");
       return nullptr;
     }
+    if (auto dit = descriptors_.find(d); dit != descriptors_.end()) {
+      if (dit->second.base) // (null: its initializer was reported)
+        error(e, "'" + d->getNameAsString() + "' is a tensor descriptor: use it through " +
+                     d->getNameAsString() + ".load({...}) and .store({...}, tile) in the kernel "
+                     "that makes it");
+      return nullptr;
+    }
     // A local without a value: its initializer failed (diagnosed already, say nothing more)
     // or produced none (a helper that returns nothing).
     if (auto *vd = dyn_cast<VarDecl>(d); (vd && vd->isLocalVarDecl()) || isa<BindingDecl>(d)) {
@@ -551,6 +558,9 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
     const Expr *calleeExpr = call->getCallee();
     // `t.to<T>()` on a dependent tile.
     if (auto *me = dyn_cast<CXXDependentScopeMemberExpr>(calleeExpr->IgnoreParenImpCasts())) {
+      if (auto r = lowerDescriptorCall(me->isImplicitAccess() ? nullptr : me->getBase(),
+                                       me->getMember().getAsString(), call))
+        return *r;
       if (me->getMember().getAsString() == "to" && me->getNumTemplateArgs() == 1) {
         auto t = templateArgType(me->template_arguments()[0]);
         return t ? castTo(lowerExpr(me->getBase()), *t, e) : nullptr;
@@ -560,6 +570,9 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
     }
     if (auto *mc = dyn_cast<CXXMemberCallExpr>(call)) {
       auto *md = mc->getMethodDecl();
+      if (md && md->getIdentifier())
+        if (auto r = lowerDescriptorCall(mc->getImplicitObjectArgument(), md->getName().str(), call))
+          return *r;
       // getName() is for identifiers only: conversion operators have none.
       if (md && md->getIdentifier() && md->getName() == "to" &&
           md->getTemplateSpecializationArgs()) {

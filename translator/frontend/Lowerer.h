@@ -24,6 +24,10 @@ struct Callee {
   std::vector<clang::TemplateArgumentLoc> templateArgs;
 };
 
+/// `e` without the temporaries and no-op conversions a call's class result picks up
+/// (PairOps.cpp).
+const clang::Expr *skipTemporaries(const clang::Expr *e);
+
 /// tl::half, tl::bfloat16 and the fp8 types (classes in C++); nullopt for other types.
 std::optional<ElemType> storageType(clang::QualType t);
 
@@ -129,6 +133,21 @@ public:
   /// `p.first` / `p.second` of a pair; null after an error.
   Value *lowerPairMember(const clang::Expr *base, const std::string &member, const clang::Expr *at);
 
+  // --- tensor descriptors: tl::make_tensor_descriptor, .load, .store (DescriptorOps.cpp) ---
+  /// A local holding a descriptor: its parts, lowered where it was made. The IR has no
+  /// descriptor type: each .load / .store becomes the pointer tile and mask of its box.
+  struct Descriptor {
+    Value *base = nullptr;
+    std::vector<Value *> shape, strides;
+    std::vector<SymExpr> block;
+  };
+  /// `auto d = tl::make_tensor_descriptor<...>(...)`; false when the initializer is none.
+  bool bindDescriptor(const clang::VarDecl *vd);
+  /// `d.load({...})` / `d.store({...}, v)` when `object` names a descriptor; nullopt when it
+  /// names none (nothing reported). The loaded tile, or null (a store, or after an error).
+  std::optional<Value *> lowerDescriptorCall(const clang::Expr *object, const std::string &member,
+                                            const clang::CallExpr *call);
+
   // --- tl::device_print, tl::device_assert (DebugOps.cpp) ---
   static bool isDebugOpName(const std::string &name);
   void lowerDebugOp(const clang::CallExpr *call, const Callee &callee);
@@ -179,6 +198,8 @@ private:
   std::vector<std::string> templateParamNames_;      // the kernel's, by index
   // Locals holding a pair (`auto p = tl::swizzle2d(...)`): read through .first / .second.
   std::map<const clang::ValueDecl *, ValuePair> pairs_;
+  // Locals holding a tensor descriptor (an entry with a null base: reported where made).
+  std::map<const clang::ValueDecl *, Descriptor> descriptors_;
   // While a template TILEC_FUNC is inlined: its template parameters' deduced values.
   std::map<const clang::NamedDecl *, SymExpr> symBindings_;
   std::map<const clang::NamedDecl *, ElemType> typeBindings_;

@@ -7,8 +7,7 @@ namespace tilec {
 
 using namespace clang;
 
-/// `e` without the temporaries and no-op conversions a call's class result picks up.
-static const Expr *skipTemporaries(const Expr *e) {
+const Expr *skipTemporaries(const Expr *e) {
   while (true) {
     if (auto *fe = dyn_cast<FullExpr>(e))
       e = fe->getSubExpr();

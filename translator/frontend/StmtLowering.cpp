@@ -47,7 +47,7 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
               "variable '" + vd->getNameAsString() + "' must be initialized where it is declared");
         continue;
       }
-      if (bindPair(vd))
+      if (bindDescriptor(vd) || bindPair(vd))
         continue;
       Value *v = lowerExpr(vd->getInit());
       if (!v)

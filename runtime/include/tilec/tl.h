@@ -17,6 +17,7 @@
 #include <tilec/tl/autotune.h>
 #include <tilec/tl/creation.h>
 #include <tilec/tl/debug.h>
+#include <tilec/tl/descriptor.h>
 #include <tilec/tl/dot.h>
 #include <tilec/tl/elementwise.h>
 #include <tilec/tl/hints.h>
