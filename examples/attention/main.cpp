@@ -7,9 +7,10 @@
 // when there is one (kSmallConfig for every variant, the autotuned kernels for some, larger
 // N), else in the interpreter (kSmallConfig, small N).
 //
-//   attention [--gpu] [--interpreter]
+//   attention [--gpu] [--interpreter] [--quick]
 //     --gpu          require a GPU: exit 77 ("SKIPPED") without one (for ctest)
 //     --interpreter  run in the host interpreter even when a GPU is present
+//     --quick        the small-block checks only, also on a GPU (for the sanitizers)
 #include "runners.h"
 
 #include "example_main.h"
@@ -207,7 +208,7 @@ bool run_checks(const example::RunOptions &run) {
   // Edge cases: one row and four query heads over one K/V head; plain multi-head attention.
   both(shape(1, 4, 1, 1, 64, true, 0), example::kSmallConfig);
   both(shape(1, 2, 2, 33, 64, false, 0), example::kSmallConfig);
-  if (run.gpu) {
+  if (run.gpu && !run.has("--quick")) {
     // The autotuned kernels (their configs' blocks of 32 to 128) on a few variants, and a
     // longer sequence.
     for (int n : {100, 1000}) {
@@ -225,5 +226,5 @@ bool run_checks(const example::RunOptions &run) {
 } // namespace
 
 int main(int argc, char **argv) {
-  return example::run_example(argc, argv, {"kernels", {}, run_checks});
+  return example::run_example(argc, argv, {"kernels", {"--quick"}, run_checks});
 }
