@@ -251,8 +251,8 @@ bool check_backward(const Problem &p, const Host &h) {
         const int qh = hz + g;
         for (int i = p.causal ? j : 0; i < N; ++i) {
           const double pij = prob(qh, i, j);
-          const double ds = pij * (dp(qh, i, j) - (g == 0 ? deltas[i] : delta(qh, i))) *
-                            p.sm_scale();
+          const double ds =
+              pij * (dp(qh, i, j) - (g == 0 ? deltas[i] : delta(qh, i))) * p.sm_scale();
           for (int c = 0; c < D; ++c) {
             acc[c] += ds * h.q[(size_t(qh) * N + i) * D + c];
             acc2[c] += pij * h.d_o[(size_t(qh) * N + i) * D + c];
@@ -327,8 +327,8 @@ template <int D, bool CAUSAL> void run_problem(const Problem &p, cudaStream_t s)
     Device<half> d_o(random_values(p.q_elems(), 44, h.d_o));
     Device<half> o(p.q_elems()), dq(p.q_elems()), dk(p.kv_elems()), dv(p.kv_elems());
     Device<float> m(p.rows()), delta(p.rows());
-    Kernels<D, CAUSAL> kern{p, q.p, k.p, v.p, d_o.p, o.p, dq.p, dk.p, dv.p, m.p, delta.p, {}, {},
-                            {}};
+    Kernels<D, CAUSAL> kern{p,    q.p,  k.p, v.p,     d_o.p, o.p, dq.p,
+                            dk.p, dv.p, m.p, delta.p, {},    {},  {}};
 
     kern.forward(s); // autotunes
     CHECK_CUDA(cudaStreamSynchronize(s));

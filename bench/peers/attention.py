@@ -365,8 +365,10 @@ def bench_problem(h_kv, n, d, causal, failures):
             o = triton_attention(q, k, v, causal, sm_scale)
             o.backward(do, retain_graph=True)
             got = (o.detach(), q.grad, k.grad, v.grad)
-            close = [torch.allclose(g.float(), r.float(), atol=tol, rtol=0)
-                     for g, r, tol in zip(got, ref, (1e-2, 2e-2, 2e-2, 2e-2))]
+            # The tutorial's test: atol 1e-2; gradients summed over long rows get some rtol.
+            close = [torch.allclose(g.float(), r.float(), atol=tol, rtol=rtol)
+                     for g, r, tol, rtol in zip(got, ref, (1e-2, 2e-2, 2e-2, 2e-2),
+                                                (0, 1e-2, 1e-2, 1e-2))]
             q.grad = k.grad = v.grad = None
             if not all(close):
                 print(f"attention.py: triton {fwd_name} mismatch against SDPA "

@@ -98,9 +98,8 @@ TILEC_KERNEL void attn_fwd(const T *q, const T *k, const T *v, T *o, float *M, f
     int hi_diag = tl::minimum(start_m + BLOCK_M, N_CTX);
     for (int start_n = start_m; start_n < hi_diag; start_n += BLOCK_N) {
       auto cols = start_n + offs_n;
-      auto k_t =
-          tl::load(k_base + tl::expand_dims<0>(cols) * HEAD_DIM + tl::expand_dims<1>(offs_d),
-                   tl::expand_dims<0>(cols) < N_CTX, 0.0f);
+      auto k_t = tl::load(k_base + tl::expand_dims<0>(cols) * HEAD_DIM + tl::expand_dims<1>(offs_d),
+                          tl::expand_dims<0>(cols) < N_CTX, 0.0f);
       auto qk = tl::dot(q_tile, k_t);
       auto rel = tl::expand_dims<1>(offs_m) - tl::expand_dims<0>(cols);
       auto keep = (rel >= 0) && (!WINDOW || rel < window);
@@ -149,9 +148,10 @@ TILEC_KERNEL void attn_bwd_preprocess(const T *o, const T *dO, float *delta, int
 // the queries below it.
 template <int BLOCK_M, int BLOCK_N, int HEAD_DIM, bool CAUSAL, bool WINDOW, class T>
 TILEC_KERNEL void attn_bwd_dkdv(const T *q, const T *k, const T *v, const T *dO, const float *M,
-                                const float *delta, T *dk, T *dv, float sm_scale, int N_CTX,
-                                int H, int H_KV, int window) {
-  static_assert(BLOCK_N % BLOCK_M == 0, "the diagonal loop covers BLOCK_N queries in BLOCK_M steps");
+                                const float *delta, T *dk, T *dv, float sm_scale, int N_CTX, int H,
+                                int H_KV, int window) {
+  static_assert(BLOCK_N % BLOCK_M == 0,
+                "the diagonal loop covers BLOCK_N queries in BLOCK_M steps");
   int start_n = tl::program_id(0) * BLOCK_N;
   int off_kv = tl::program_id(1);
   int group = H / H_KV;
@@ -195,8 +195,7 @@ TILEC_KERNEL void attn_bwd_dkdv(const T *q, const T *k, const T *v, const T *dO,
         auto m = tl::load(m_base + offs_m, offs_m < N_CTX, 0.0f);
         auto qk_t = tl::dot(k_tile, q_t);
         auto rel = tl::expand_dims<0>(offs_m) - tl::expand_dims<1>(offs_n); // i - j
-        auto keep = (rel >= 0) && (tl::expand_dims<0>(offs_m) < N_CTX) &&
-                    (!WINDOW || rel < window);
+        auto keep = (rel >= 0) && (tl::expand_dims<0>(offs_m) < N_CTX) && (!WINDOW || rel < window);
         auto p_t = tl::where(keep, tl::exp2(qk_t * qk_scale - tl::expand_dims<0>(m)), 0.0f);
         auto do_tile =
             tl::load(do_base + tl::expand_dims<1>(offs_m) * HEAD_DIM + tl::expand_dims<0>(offs_d),
@@ -240,8 +239,8 @@ TILEC_KERNEL void attn_bwd_dkdv(const T *q, const T *k, const T *v, const T *dO,
 // takes the keys left of the diagonal block (all keys when not causal), loop 2 the diagonal.
 template <int BLOCK_M, int BLOCK_N, int HEAD_DIM, bool CAUSAL, bool WINDOW, class T>
 TILEC_KERNEL void attn_bwd_dq(const T *q, const T *k, const T *v, const T *dO, const float *M,
-                              const float *delta, T *dq, float sm_scale, int N_CTX, int H,
-                              int H_KV, int window) {
+                              const float *delta, T *dq, float sm_scale, int N_CTX, int H, int H_KV,
+                              int window) {
   static_assert(BLOCK_M % BLOCK_N == 0, "the diagonal loop covers BLOCK_M keys in BLOCK_N steps");
   int start_m = tl::program_id(0) * BLOCK_M;
   int off_hz = tl::program_id(1);
@@ -288,12 +287,10 @@ TILEC_KERNEL void attn_bwd_dq(const T *q, const T *k, const T *v, const T *dO, c
     int hi_diag = tl::minimum(start_m + BLOCK_M, N_CTX);
     for (int start_n = start_m; start_n < hi_diag; start_n += BLOCK_N) {
       auto cols = start_n + offs_n;
-      auto k_t =
-          tl::load(k_base + tl::expand_dims<0>(cols) * HEAD_DIM + tl::expand_dims<1>(offs_d),
-                   tl::expand_dims<0>(cols) < N_CTX, 0.0f);
-      auto v_t =
-          tl::load(v_base + tl::expand_dims<0>(cols) * HEAD_DIM + tl::expand_dims<1>(offs_d),
-                   tl::expand_dims<0>(cols) < N_CTX, 0.0f);
+      auto k_t = tl::load(k_base + tl::expand_dims<0>(cols) * HEAD_DIM + tl::expand_dims<1>(offs_d),
+                          tl::expand_dims<0>(cols) < N_CTX, 0.0f);
+      auto v_t = tl::load(v_base + tl::expand_dims<0>(cols) * HEAD_DIM + tl::expand_dims<1>(offs_d),
+                          tl::expand_dims<0>(cols) < N_CTX, 0.0f);
       auto qk = tl::dot(q_tile, k_t);
       auto rel = tl::expand_dims<1>(offs_m) - tl::expand_dims<0>(cols);
       auto keep = (rel >= 0) && (!WINDOW || rel < window);

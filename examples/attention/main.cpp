@@ -132,9 +132,7 @@ bool compare(const char *what, const G *got, const std::vector<double> &want, do
   return bad == 0;
 }
 
-template <class T> const char *type_name() {
-  return std::is_same_v<T, tl::half> ? "fp16" : "bf16";
-}
+template <class T> const char *type_name() { return std::is_same_v<T, tl::half> ? "fp16" : "bf16"; }
 
 /// n values uniform in [lo, hi) rounded to T; `exact` holds them as floats.
 template <class T>
@@ -160,8 +158,8 @@ template <class T> bool check(const Shape &s, const Config &c, bool gpu) {
   std::vector<T> d_o = random_tensor<T>(rng, s.q_elems(), 1.0f, dof);
   std::vector<T> o(s.q_elems()), dq(s.q_elems()), dk(s.kv_elems()), dv(s.kv_elems());
   std::vector<float> m(s.rows()), delta(s.rows());
-  Tensors<T> t{q.data(), k.data(), v.data(), d_o.data(), o.data(), dq.data(),
-               dk.data(), dv.data(), m.data(),   delta.data()};
+  Tensors<T> t{q.data(),  k.data(),  v.data(),  d_o.data(), o.data(),
+               dq.data(), dk.data(), dv.data(), m.data(),   delta.data()};
   Reference want = reference(s, qf, kf, vf, dof);
 
   // Rounding: P and dS are rounded to T before their products, results are stored as T.

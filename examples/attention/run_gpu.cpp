@@ -22,11 +22,9 @@ void require_known(const Config &c) {
 
 } // namespace
 
-template <class T>
-void forward_on_gpu(const Shape &s, const Tensors<T> &t, const Config &c) {
+template <class T> void forward_on_gpu(const Shape &s, const Tensors<T> &t, const Config &c) {
   require_known(c);
-  DeviceBuffer<T> q(t.q, s.q_elems()), k(t.k, s.kv_elems()), v(t.v, s.kv_elems()),
-      o(s.q_elems());
+  DeviceBuffer<T> q(t.q, s.q_elems()), k(t.k, s.kv_elems()), v(t.v, s.kv_elems()), o(s.q_elems());
   DeviceBuffer<float> m(s.rows());
   o.poison();
   m.poison();
@@ -51,8 +49,7 @@ void forward_on_gpu(const Shape &s, const Tensors<T> &t, const Config &c) {
   m.copy_to(t.m);
 }
 
-template <class T>
-void backward_on_gpu(const Shape &s, const Tensors<T> &t, const Config &c) {
+template <class T> void backward_on_gpu(const Shape &s, const Tensors<T> &t, const Config &c) {
   require_known(c);
   DeviceBuffer<T> q(t.q, s.q_elems()), k(t.k, s.kv_elems()), v(t.v, s.kv_elems()),
       o(t.o, s.q_elems()), d_o(t.d_o, s.q_elems());
@@ -67,21 +64,21 @@ void backward_on_gpu(const Shape &s, const Tensors<T> &t, const Config &c) {
     constexpr bool C = decltype(causal)::value, W = decltype(window)::value;
     const uint32_t heads = uint32_t(s.Z * s.H), kv_heads = uint32_t(s.Z * s.H_KV);
     if (c == kAutotuned) {
-      attn_bwd_preprocess<kPreprocessBlock, D, T>(
-          tilec::Grid{blocks(s.N, kPreprocessBlock), heads}, nullptr, o.data(), d_o.data(),
-          delta.data(), s.N, {.num_warps = 4});
+      attn_bwd_preprocess<kPreprocessBlock, D, T>(tilec::Grid{blocks(s.N, kPreprocessBlock), heads},
+                                                  nullptr, o.data(), d_o.data(), delta.data(), s.N,
+                                                  {.num_warps = 4});
       auto dkdv_grid = [&](const tilec::Config &meta) {
         return tilec::Grid{blocks(s.N, meta["BLOCK_N"]), kv_heads};
       };
       attn_bwd_dkdv_autotuned<D, C, W, T>(dkdv_grid, nullptr, q.data(), k.data(), v.data(),
-                                          d_o.data(), m.data(), delta.data(), dk.data(),
-                                          dv.data(), s.sm_scale, s.N, s.H, s.H_KV, s.window);
+                                          d_o.data(), m.data(), delta.data(), dk.data(), dv.data(),
+                                          s.sm_scale, s.N, s.H, s.H_KV, s.window);
       auto dq_grid = [&](const tilec::Config &meta) {
         return tilec::Grid{blocks(s.N, meta["BLOCK_M"]), heads};
       };
-      attn_bwd_dq_autotuned<D, C, W, T>(dq_grid, nullptr, q.data(), k.data(), v.data(),
-                                        d_o.data(), m.data(), delta.data(), dq.data(), s.sm_scale,
-                                        s.N, s.H, s.H_KV, s.window);
+      attn_bwd_dq_autotuned<D, C, W, T>(dq_grid, nullptr, q.data(), k.data(), v.data(), d_o.data(),
+                                        m.data(), delta.data(), dq.data(), s.sm_scale, s.N, s.H,
+                                        s.H_KV, s.window);
     } else {
       const tilec::LaunchOptions opts{.num_warps = kC.num_warps, .num_stages = kC.num_stages};
       attn_bwd_preprocess<kC.fwd_m, D, T>(tilec::Grid{blocks(s.N, kC.fwd_m), heads}, nullptr,
@@ -90,10 +87,10 @@ void backward_on_gpu(const Shape &s, const Tensors<T> &t, const Config &c) {
           tilec::Grid{blocks(s.N, kC.dkdv_n), kv_heads}, nullptr, q.data(), k.data(), v.data(),
           d_o.data(), m.data(), delta.data(), dk.data(), dv.data(), s.sm_scale, s.N, s.H, s.H_KV,
           s.window, opts);
-      attn_bwd_dq<kC.dq_m, kC.dq_n, D, C, W, T>(
-          tilec::Grid{blocks(s.N, kC.dq_m), heads}, nullptr, q.data(), k.data(), v.data(),
-          d_o.data(), m.data(), delta.data(), dq.data(), s.sm_scale, s.N, s.H, s.H_KV, s.window,
-          opts);
+      attn_bwd_dq<kC.dq_m, kC.dq_n, D, C, W, T>(tilec::Grid{blocks(s.N, kC.dq_m), heads}, nullptr,
+                                                q.data(), k.data(), v.data(), d_o.data(), m.data(),
+                                                delta.data(), dq.data(), s.sm_scale, s.N, s.H,
+                                                s.H_KV, s.window, opts);
     }
   });
   sync_device();

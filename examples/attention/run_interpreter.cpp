@@ -53,13 +53,12 @@ void backward_in_interpreter(const Shape &s, const Tensors<T> &t, const Config &
                              tilec::Grid{blocks(s.N, kC.fwd_m), uint32_t(s.Z * s.H)}, t.o, t.d_o,
                              t.delta, s.N);
     tilec::interpret::launch(attn_bwd_dkdv<kC.dkdv_m, kC.dkdv_n, D, C, W, T>,
-                             tilec::Grid{blocks(s.N, kC.dkdv_n), uint32_t(s.Z * s.H_KV)}, t.q,
-                             t.k, t.v, t.d_o, t.m, t.delta, t.dk, t.dv, s.sm_scale, s.N, s.H,
-                             s.H_KV, s.window);
-    tilec::interpret::launch(attn_bwd_dq<kC.dq_m, kC.dq_n, D, C, W, T>,
-                             tilec::Grid{blocks(s.N, kC.dq_m), uint32_t(s.Z * s.H)}, t.q, t.k,
-                             t.v, t.d_o, t.m, t.delta, t.dq, s.sm_scale, s.N, s.H, s.H_KV,
+                             tilec::Grid{blocks(s.N, kC.dkdv_n), uint32_t(s.Z * s.H_KV)}, t.q, t.k,
+                             t.v, t.d_o, t.m, t.delta, t.dk, t.dv, s.sm_scale, s.N, s.H, s.H_KV,
                              s.window);
+    tilec::interpret::launch(attn_bwd_dq<kC.dq_m, kC.dq_n, D, C, W, T>,
+                             tilec::Grid{blocks(s.N, kC.dq_m), uint32_t(s.Z * s.H)}, t.q, t.k, t.v,
+                             t.d_o, t.m, t.delta, t.dq, s.sm_scale, s.N, s.H, s.H_KV, s.window);
   });
 }
 
@@ -69,7 +68,7 @@ template void forward_in_interpreter<tl::bfloat16>(const Shape &, const Tensors<
                                                    const Config &);
 template void backward_in_interpreter<tl::half>(const Shape &, const Tensors<tl::half> &,
                                                 const Config &);
-template void backward_in_interpreter<tl::bfloat16>(const Shape &,
-                                                    const Tensors<tl::bfloat16> &, const Config &);
+template void backward_in_interpreter<tl::bfloat16>(const Shape &, const Tensors<tl::bfloat16> &,
+                                                    const Config &);
 
 } // namespace example
