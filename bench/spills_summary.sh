@@ -43,7 +43,8 @@ src=$OUT/spills.cu
           echo "template __global__ void attn_fwd<$1 $2 $d, $causal, false, __half, $3 $4, 0xffffffffu>("
           echo "    $local_args, __half *, float *, float, int, int, int, int);"
         done
-        for cfg in "32, 128, 4, 2" "32, 128, 8, 3" "64, 128, 8, 2" "32, 64, 4, 3" "64, 64, 4, 2"; do
+        for cfg in "32, 128, 4, 2" "32, 128, 8, 3" "64, 128, 8, 2" "32, 64, 4, 3" "32, 64, 8, 3" \
+          "64, 64, 4, 2"; do
           set -- $cfg
           echo "template __global__ void attn_bwd_dkdv<$1 $2 $d, $causal, false, __half, $3 $4,"
           echo "    0xffffffffu>($local_args, const __half *, const float *, const float *,"
