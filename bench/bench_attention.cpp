@@ -240,26 +240,35 @@ bool check_backward(const Problem &p, const Host &h) {
         values.push_back({h.dq[(size_t(hz) * N + i) * D + c], acc[c],
                           "dQ slice " + std::to_string(hz) + " row " + std::to_string(i)});
     }
-    // dK, dV of key j, summed over the query heads that read this K/V head: checked once per
-    // K/V head, from the first query head of its group.
-    if (hz % group != 0)
-      continue;
+  }
+  // dK, dV of key j of the K/V heads the sampled query heads read, summed over every query
+  // head of the group.
+  std::vector<int> kv_heads;
+  for (int hz : sample_heads(p))
+    kv_heads.push_back(kv_head(p, hz));
+  kv_heads.erase(std::unique(kv_heads.begin(), kv_heads.end()), kv_heads.end());
+  for (int kvh : kv_heads) {
+    const size_t kv = size_t(kvh) * N;
+    const int first = kvh / p.H_KV * p.H + kvh % p.H_KV * group;
+    std::vector<std::vector<double>> deltas(group, std::vector<double>(N));
+    for (int g = 0; g < group; ++g)
+      for (int i = 0; i < N; ++i)
+        deltas[g][i] = delta(first + g, i);
     for (int j : sample_rows(N)) {
       std::fill(acc.begin(), acc.end(), 0.0);
       std::fill(acc2.begin(), acc2.end(), 0.0);
       for (int g = 0; g < group; ++g) {
-        const int qh = hz + g;
+        const int qh = first + g;
         for (int i = p.causal ? j : 0; i < N; ++i) {
           const double pij = prob(qh, i, j);
-          const double ds =
-              pij * (dp(qh, i, j) - (g == 0 ? deltas[i] : delta(qh, i))) * p.sm_scale();
+          const double ds = pij * (dp(qh, i, j) - deltas[g][i]) * p.sm_scale();
           for (int c = 0; c < D; ++c) {
             acc[c] += ds * h.q[(size_t(qh) * N + i) * D + c];
             acc2[c] += pij * h.d_o[(size_t(qh) * N + i) * D + c];
           }
         }
       }
-      const std::string where = " kv head " + std::to_string(kv / N) + " key " + std::to_string(j);
+      const std::string where = " kv head " + std::to_string(kvh) + " key " + std::to_string(j);
       for (int c = 0; c < D; ++c) {
         values.push_back({h.dk[(kv + j) * D + c], acc[c], "dK" + where});
         values.push_back({h.dv[(kv + j) * D + c], acc2[c], "dV" + where});
