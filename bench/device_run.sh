@@ -10,6 +10,12 @@
 # benchmark, and prints that benchmark's table last; PARTS=all includes it.
 # PARTS=corpus builds and runs only the corpus (tests/corpus): its interpreter and GPU tests,
 # bench_corpus and its Triton peer (bench/peers/corpus.py), and prints their ratio table last.
+# PARTS=attention builds and runs only the attention example (examples/attention): its tests,
+# memcheck and racecheck on its small-block checks, bench_attention and its peers (SDPA
+# backends, Triton's tutorial 06: bench/peers/attention.py), and prints their table last;
+# PARTS=all leaves it out (its benchmarks alone take several minutes). BENCH_ATTENTION_N (e.g.
+# 1024,4096) limits the sequence lengths and ATTENTION_TESTS=0 skips the tests and sanitizers,
+# to split the part over two calls.
 set -uo pipefail
 PARTS=${PARTS:-all}
 
@@ -54,6 +60,9 @@ if [[ $PARTS == torch ]]; then
   step "build (torch)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target tilec_nn
   step "build (torch tests)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" \
     --target torch_adapter_tests torch_nn_kernels_tests -- -k 0
+elif [[ $PARTS == attention ]]; then
+  step "build (attention)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
+    attention bench_attention -- -k 0
 elif [[ $PARTS == corpus ]]; then
   step "build (corpus)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
     tilec_corpus_interpreter_tests corpus_gpu_tests bench_corpus -- -k 0
@@ -79,6 +88,36 @@ run_corpus() {
 }
 if [[ $PARTS == corpus ]]; then
   run_corpus
+  exit 0
+fi
+
+run_attention() {
+  if [[ ${ATTENTION_TESTS:-1} != 0 ]]; then
+    step "ctest attention" "$OUT/attention_tests.log" \
+      ctest --test-dir "$BUILD" -R 'attention' -E 'nvrtc' --output-on-failure
+    local ex=$BUILD/examples/attention/attention
+    for tool in memcheck racecheck; do
+      step "$tool attention" "$OUT/memcheck.log" timeout 300 \
+        compute-sanitizer --tool $tool --error-exitcode 1 "$ex" --gpu --quick
+    done
+  fi
+  step "bench attention tilec" "$OUT/attention_bench.log" \
+    sh -c '"$0" >"$1"' "$BUILD/bench/bench_attention" "$OUT/attention_tilec.jsonl"
+  step "bench attention peers" "$OUT/attention_bench.log" \
+    env PYTHONUNBUFFERED=1 sh -c 'python3 "$0" >"$1"' "$ROOT/bench/peers/attention.py" \
+    "$OUT/attention_peers.jsonl"
+  python3 "$ROOT/bench/report.py" "$OUT/attention_tilec.jsonl" "$OUT/attention_peers.jsonl" \
+    >"$OUT/attention_report.md" 2>>"$OUT/attention_bench.log"
+  python3 "$ROOT/bench/plots.py" "$OUT/attention_tilec.jsonl" "$OUT/attention_peers.jsonl" \
+    --out "$OUT" 2>>"$OUT/attention_bench.log"
+  echo
+  echo "==== steps"
+  printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/steps.txt"
+  echo
+  cat "$OUT/attention_report.md"
+}
+if [[ $PARTS == attention ]]; then
+  run_attention
   exit 0
 fi
 

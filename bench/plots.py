@@ -4,7 +4,8 @@
 usage: plots.py FILE.jsonl... --out DIR
 
 Writes DIR/results.csv (every row: name, provider, value, unit, ms, note) and, for each family
-(vector add, softmax, layer norm fwd/bwd, matmul, and bench_spellings' kernels), DIR/<family>.png: one group of bars per
+(vector add, softmax, layer norm fwd/bwd, matmul, bench_spellings' kernels and the attention
+example forward and backward), DIR/<family>.png: one group of bars per
 problem, one bar per provider (tilec, triton, torch), in the family's unit (GB/s, TFLOP/s).
 Where a provider has several rows of one name (tilec's configurations), the best is plotted.
 """
@@ -25,6 +26,9 @@ FAMILIES = (
     ("linear_nt", "linear_nt"),
     ("int8_gemm", "int8_gemm"),
     ("attention_fwd", "attention_fwd"),
+    # bench_attention: the attention example against SDPA and Triton's tutorial 06
+    ("fused_attention fwd", "fused_attention_fwd"),
+    ("fused_attention bwd", "fused_attention_bwd"),
 )
 COLORS = {"tilec": "#1f77b4", "triton": "#ff7f0e", "torch": "#2ca02c"}
 

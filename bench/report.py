@@ -6,7 +6,7 @@ usage: report.py FILE.jsonl...   (lines that are not JSON objects are ignored)
 
 Columns: name | tilec | triton | torch | unit | tilec vs triton, torch | % of copy ceiling.
 "vs" is how many times better tilec is (above 1: faster). Where a provider has several rows
-of one name (tilec's configs), the best is shown and its config listed below.
+of one name (tilec's configs, SDPA's backends), the best is shown and its note listed below.
 """
 import json
 import math
@@ -96,6 +96,17 @@ def main(paths):
         print("\ntilec rows:")
         for name, note in notes:
             print(f"- {name}: {note}")
+    # Peers timed several ways under one name (SDPA's backends): which one is shown.
+    counts = {}
+    for r in rows:
+        if r["provider"] in PROVIDERS[1:]:
+            counts[(r["name"], r["provider"])] = counts.get((r["name"], r["provider"]), 0) + 1
+    chosen = [(n, p, best[(n, p)]["note"]) for n in order for p in PROVIDERS[1:]
+              if counts.get((n, p), 0) > 1 and best[(n, p)].get("note")]
+    if chosen:
+        print("\nBest of several peer rows:")
+        for name, provider, note in chosen:
+            print(f"- {name} ({provider}): {note}")
     if others:
         print("\nOther rows:")
         for r in others:

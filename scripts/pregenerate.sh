@@ -25,6 +25,7 @@ KERNELS=(
   'examples/matmul/matmul.cpp'
   'examples/batched_matmul/batched_matmul.cpp'
   'examples/grouped_gemm/grouped_gemm.cpp'
+  'examples/attention/fused_attention.cpp'
   'examples/torch/nn_kernels.cpp'
 )
 # Kernel sources of tests that launch on a GPU and of the benchmarks (bench/kernels/): every

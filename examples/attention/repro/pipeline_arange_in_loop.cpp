@@ -1,0 +1,21 @@
+// Reproduces: "internal error: IR verification failed for 'k' after lower-pipeline: %N is
+// used by binary where it is not defined". An arange made inside a pipelined loop feeds both
+// a load that the pipeline stages (an operand of tl::dot) and a load it does not (rank 1).
+// Hoisting the arange out of the loop avoids it.
+#include <tilec/tl.h>
+
+template <int BM, int BN, int D>
+TILEC_KERNEL void k(const tl::half *a, const tl::half *b, const float *s, float *out, int n) {
+  auto offs_d = tl::arange<0, D>();
+  auto offs_n = tl::arange<0, BN>();
+  auto b_tile = tl::load(b + tl::expand_dims<1>(offs_n) * D + tl::expand_dims<0>(offs_d));
+  auto acc = tl::zeros<float, BN, BM>();
+  for (int start = 0; start < n; start += BM) {
+    auto offs_m = start + tl::arange<0, BM>();
+    auto a_t = tl::load(a + tl::expand_dims<0>(offs_m) * D + tl::expand_dims<1>(offs_d),
+                        tl::expand_dims<0>(offs_m) < n, 0.0f);
+    auto row = tl::load(s + offs_m, offs_m < n, 0.0f);
+    acc += tl::dot(b_tile, a_t) * tl::expand_dims<0>(row);
+  }
+  tl::store(out + tl::expand_dims<1>(offs_n) * BM + tl::expand_dims<0>(tl::arange<0, BM>()), acc);
+}
