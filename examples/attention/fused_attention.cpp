@@ -161,8 +161,7 @@ TILEC_KERNEL void attn_bwd_dkdv(const T *q, const T *k, const T *v, const T *dO,
 
   auto offs_n = start_n + tl::arange<0, BLOCK_N>();
   auto offs_d = tl::arange<0, HEAD_DIM>();
-  // Made before the loops: an arange inside a pipelined loop that feeds both a staged load and
-  // a plain one breaks the translator's pipelining (repro/pipeline_arange_in_loop.cpp).
+  // The query rows of a block, made once for both loops.
   auto range_m = tl::arange<0, BLOCK_M>();
   auto kv_offs = tl::expand_dims<1>(offs_n) * HEAD_DIM + tl::expand_dims<0>(offs_d);
   auto keys_ok = tl::expand_dims<1>(offs_n) < N_CTX;

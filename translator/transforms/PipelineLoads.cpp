@@ -170,11 +170,17 @@ void LoopPipeliner::run() {
   for (size_t j = 0; j < body_.yields.size(); ++j)
     if (!carried_.count(j))
       readByConsumer.insert(body_.yields[j]);
-  for (auto &op : body_.ops) {
-    if (!producer_.count(op.get()))
+  // Last to first: an op both parts compute needs its operands in both parts too (an arange
+  // under an index that the staged loads and a plain load share).
+  for (auto it = body_.ops.rbegin(); it != body_.ops.rend(); ++it) {
+    Op *op = it->get();
+    if (!producer_.count(op))
       continue;
     bool shared = op->result && readByConsumer.count(op->result) && op->kind != OpKind::Load;
     op->stage = shared ? Op::Stage::Both : Op::Stage::Producer;
+    if (shared)
+      for (const Value *v : op->operands)
+        readByConsumer.insert(v);
   }
   for (Op *l : loads)
     l->asyncCopy = true;

@@ -1,7 +1,6 @@
-// Reproduces: "internal error: IR verification failed for 'k' after lower-pipeline: %N is
-// used by binary where it is not defined". An arange made inside a pipelined loop feeds both
-// a load that the pipeline stages (an operand of tl::dot) and a load it does not (rank 1).
-// Hoisting the arange out of the loop avoids it.
+// A pipelined loop whose index tile (start + arange) feeds both a staged tl::dot operand and a
+// plain load: the arange under it is computed by both parts of the schedule (it was left to
+// the producer only, and lower-pipeline's output then read it where it was not defined).
 #include <tilec/tl.h>
 
 template <int BM, int BN, int D>
@@ -19,3 +18,9 @@ TILEC_KERNEL void k(const tl::half *a, const tl::half *b, const float *s, float 
   }
   tl::store(out + tl::expand_dims<1>(offs_n) * BM + tl::expand_dims<0>(tl::arange<0, BM>()), acc);
 }
+// IR-LABEL: IR after pipeline
+// IR:       for "<" pipelined
+// IR:       = arange producer+consumer [0] [BM] : tile<int, BM>
+// IR-NEXT:  :offs_m = binary "+" producer+consumer
+// CU-LABEL: k(const tl::half* a, const tl::half* b, const float* s, float* out, int n) {
+// CU:       tilec::cp_async
