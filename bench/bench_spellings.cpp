@@ -3,6 +3,8 @@
 // translator likes them best:
 //   matmul_offsets  C = A @ B, K offsets recomputed from the loop index (fp16, bf16)
 //   linear_nt       y = x @ W^T, W stored [N, K] as torch.nn.Linear keeps it (fp16, bf16)
+//   matmul_descriptor  C = A @ B through tensor descriptors (tutorial 09's spelling; reported
+//                   with matmul_offsets as "tilec (tensor descriptors)")
 //   int8_gemm       int8 x int8 -> int32, the spelling of matmul_offsets
 //   attention_fwd   the forward pass of Triton's fused attention tutorial (fp16)
 // each through its autotuned launcher (TILEC_AUTOTUNE in the kernel file; the note names the
@@ -153,12 +155,13 @@ std::string shape_name(int M, int N, int K) {
 
 // ---- matrix products ------------------------------------------------------------------------
 
-enum class Spelling { offsets, linear_nt, advancing };
+enum class Spelling { offsets, linear_nt, advancing, descriptor };
 
 const char *spelling_name(Spelling s) {
   return s == Spelling::offsets     ? "matmul_offsets"
-         : s == Spelling::linear_nt ? "linear_nt"
-                                    : "matmul";
+         : s == Spelling::linear_nt  ? "linear_nt"
+         : s == Spelling::descriptor ? "matmul_descriptor"
+                                     : "matmul";
 }
 
 /// One launch of a 16-bit matrix product through its autotuned launcher; `chosen` receives the
@@ -179,6 +182,9 @@ void launch_matmul(Spelling sp, cudaStream_t s, const T *a, const T *b, T *c, in
     break;
   case Spelling::advancing:
     matmul_autotuned<T, false>(grid, s, a, b, c, M, N, K, K, N, N);
+    break;
+  case Spelling::descriptor:
+    matmul_descriptor_autotuned<T>(grid, s, a, b, c, M, N, K, K, N, N);
     break;
   }
 }
@@ -228,8 +234,9 @@ template <class T> void run_matmul(Spelling sp, int M, int N, int K, bool timed,
   // reported under the name of matmul_offsets, as another provider.
   const std::string name = std::string(sp == Spelling::linear_nt ? "linear_nt" : "matmul_offsets") +
                            " " + type_name<T>() + " " + shape;
-  const std::string provider =
-      sp == Spelling::advancing ? "tilec (pointer-advancing matmul)" : "tilec";
+  const std::string provider = sp == Spelling::advancing    ? "tilec (pointer-advancing matmul)"
+                               : sp == Spelling::descriptor ? "tilec (tensor descriptors)"
+                                                            : "tilec";
   const std::string what = std::string(spelling_name(sp)) + " " + type_name<T>() + " " + shape;
   try {
     std::vector<float> a_exact, b_exact;
@@ -414,6 +421,7 @@ template <int D, bool CAUSAL> void attention_shapes(cudaStream_t s) {
 template <class T> void matmul_shape(int size, bool timed, cudaStream_t s) {
   run_matmul<T>(Spelling::offsets, size, size, size, timed, s);
   run_matmul<T>(Spelling::linear_nt, size, size, size, timed, s);
+  run_matmul<T>(Spelling::descriptor, size, size, size, timed, s);
   if (timed)
     run_matmul<T>(Spelling::advancing, size, size, size, timed, s);
 }

@@ -5,7 +5,9 @@
 //     pointers rebuilt from them, instead of advancing pointer tiles;
 //   - linear_nt:      y = x @ W^T with W stored [N, K] (a torch.nn.Linear weight), W's tile
 //     addressed transposed (K along the rows of the tile, contiguous in memory);
-//   - int8_gemm:      int8 x int8 -> int32 in the spelling of matmul_offsets.
+//   - int8_gemm:      int8 x int8 -> int32 in the spelling of matmul_offsets;
+//   - matmul_descriptor: every operand through a tensor descriptor (Triton tutorial 09's
+//     spelling, python/tutorials/09-persistent-matmul.py, here one tile per program).
 // A fast translator gives all three the speed of the pointer-advancing original.
 // T is tl::half or tl::bfloat16; accumulation is in float (int32 for int8).
 #include <tilec/tl.h>
@@ -46,6 +48,34 @@ TILEC_KERNEL void matmul_offsets(const T *a, const T *b, T *c, int M, int N, int
   auto c_ptrs = c + tl::expand_dims<1>(offs_cm) * stride_cm + tl::expand_dims<0>(offs_cn);
   auto c_mask = (tl::expand_dims<1>(offs_cm) < M) && (tl::expand_dims<0>(offs_cn) < N);
   tl::store(c_ptrs, tl::cast<T>(acc), c_mask);
+}
+
+// C = A @ B with A, B and C read and written as boxes of tensor descriptors: no masks or
+// offsets to write; boxes over the edges read zeros and store nothing outside.
+template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M, class T>
+TILEC_KERNEL void matmul_descriptor(const T *a, const T *b, T *c, int M, int N, int K,
+                                    int stride_am, int stride_bk, int stride_cm) {
+  int pid = tl::program_id(0);
+  int num_pid_m = tl::cdiv(M, BLOCK_M);
+  int num_pid_n = tl::cdiv(N, BLOCK_N);
+  int num_pid_in_group = GROUP_M * num_pid_n;
+  int group_id = pid / num_pid_in_group;
+  int first_pid_m = group_id * GROUP_M;
+  int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  int pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
+  int pid_n = (pid % num_pid_in_group) / group_size_m;
+
+  auto a_desc = tl::make_tensor_descriptor<BLOCK_M, BLOCK_K>(a, {M, K}, {stride_am, 1});
+  auto b_desc = tl::make_tensor_descriptor<BLOCK_K, BLOCK_N>(b, {K, N}, {stride_bk, 1});
+  auto c_desc = tl::make_tensor_descriptor<BLOCK_M, BLOCK_N>(c, {M, N}, {stride_cm, 1});
+  int offs_am = pid_m * BLOCK_M;
+  int offs_bn = pid_n * BLOCK_N;
+  auto acc = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    int offs_k = k * BLOCK_K;
+    acc = tl::dot(a_desc.load({offs_am, offs_k}), b_desc.load({offs_k, offs_bn}), acc);
+  }
+  c_desc.store({offs_am, offs_bn}, tl::cast<T>(acc));
 }
 
 // y [M, N] = x [M, K] @ W^T, W stored [N, K] row-major (torch.nn.functional.linear without a
@@ -123,6 +153,35 @@ TILEC_KERNEL void int8_gemm(const int8_t *a, const int8_t *b, int32_t *c, int M,
 // wide are pruned on matrices narrower than that). int8 tiles take twice the K depth for the
 // same bytes per stage (BLOCK_K 64 and 128: the tensor cores read 32 int8 values of K at once).
 TILEC_AUTOTUNE(matmul_offsets) = {
+    .configs =
+        {
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+        },
+    .key = {"M", "N", "K"},
+    .prune =
+        [](int BLOCK_M, int BLOCK_N, int M, int N) {
+          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
+        },
+};
+
+TILEC_AUTOTUNE(matmul_descriptor) = {
     .configs =
         {
             {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},

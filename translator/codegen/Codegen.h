@@ -41,6 +41,17 @@ struct TileDim {
 /// the kernel check them per specialization (static_assert), as the device library would
 /// only deep inside its layouts.
 std::vector<TileDim> symbolicTileDims(const Kernel &k);
+/// A tile shape of rank 2 or 3 with a dimension known per specialization only (each over int
+/// template parameters, or a constant), with where it first appears.
+struct TileShape {
+  std::vector<std::string> dims;
+  clang::SourceLocation loc;
+};
+/// The kernel's such shapes, each once: the kernel checks their element counts (static_assert).
+std::vector<TileShape> symbolicTileShapes(const Kernel &k);
+/// What the kernel's static_assert on `shape`'s element count says (--check reports it at
+/// `loc`).
+std::string tileElemsMessage(const Kernel &k, const TileShape &shape);
 /// What the kernel's static_assert on `dim` says (--check turns it into an error at `loc`).
 std::string tileDimMessage(const Kernel &k, const std::string &dim);
 

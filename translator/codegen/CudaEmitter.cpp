@@ -371,6 +371,13 @@ std::string KernelEmitter::run() {
   for (const TileDim &d : symbolicTileDims(k_))
     os << "  static_assert(tilec::tile_dim_ok(" << d.text << "), "
        << quoted(tileDimMessage(k_, d.text)) << ");\n";
+  for (const TileShape &shape : symbolicTileShapes(k_)) {
+    std::string dims;
+    for (const std::string &d : shape.dims)
+      dims += (dims.empty() ? "" : ", ") + d;
+    os << "  static_assert(tilec::tile_elems_ok(" << dims << "), "
+       << quoted(tileElemsMessage(k_, shape)) << ");\n";
+  }
   os << "\n";
   os << body << "}\n";
   return os.str();

@@ -57,6 +57,41 @@ std::vector<TileDim> symbolicTileDims(const Kernel &k) {
   return dims;
 }
 
+std::vector<TileShape> symbolicTileShapes(const Kernel &k) {
+  std::set<std::string> symbolic;
+  for (const TileDim &d : symbolicTileDims(k))
+    symbolic.insert(d.text);
+  std::vector<TileShape> shapes;
+  std::set<std::vector<std::string>> seen;
+  walk(k, [&](const Op &op) {
+    std::vector<const Value *> values(op.results.begin(), op.results.end());
+    values.push_back(op.result);
+    for (const Value *v : values) {
+      if (!v || v->type.shared || v->type.shape.size() < 2)
+        continue;
+      std::vector<std::string> dims;
+      bool checkable = true, anySymbolic = false;
+      for (const SymExpr &d : v->type.shape) {
+        checkable &= d.isConst() || symbolic.count(d.str()) > 0;
+        anySymbolic |= !d.isConst();
+        dims.push_back(d.str());
+      }
+      if (checkable && anySymbolic && seen.insert(dims).second)
+        shapes.push_back({dims, op.loc});
+    }
+  });
+  return shapes;
+}
+
+std::string tileElemsMessage(const Kernel &k, const TileShape &shape) {
+  std::string shown;
+  for (const std::string &d : shape.dims)
+    shown += (shown.empty() ? "" : ", ") + d;
+  return "kernel '" + k.name + "': a [" + shown +
+         "] tile has more than 2^20 elements in this specialization (the limit, as in Triton); "
+         "use smaller blocks and a loop";
+}
+
 std::string tileDimMessage(const Kernel &k, const std::string &dim) {
   return "kernel '" + k.name + "': tile dimension '" + dim +
          "' must be a power of two from 1 to 2^20 in every specialization";

@@ -5,6 +5,8 @@
 
 #include <clang/AST/Decl.h>
 
+#include <cctype>
+
 namespace tilec {
 
 using namespace clang;
@@ -22,6 +24,15 @@ bool Lowerer::checkName(SourceLocation loc, const std::string &name, const char 
                      "' hides a name the generated CUDA uses; rename it");
       return false;
     }
+  // Names C++ reserves for the implementation: CUDA's keywords and macros live there
+  // (`__shared__`, `__restrict__`), and the generated code would not compile with one.
+  if (name.size() > 1 && name[0] == '_' &&
+      (name[1] == '_' || std::isupper(static_cast<unsigned char>(name[1])))) {
+    error(loc, std::string(what) + " name '" + name +
+                   "' is reserved (a leading '__' or '_' and a capital, where CUDA's own "
+                   "keywords such as __shared__ live); rename it");
+    return false;
+  }
   return true;
 }
 

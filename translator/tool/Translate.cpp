@@ -190,6 +190,9 @@ public:
         for (const TileDim &d : symbolicTileDims(*k))
           report(d.loc.isValid() ? d.loc : at, tileDimMessage(*k, d.text),
                  "; a specialization --check compiled breaks it");
+        for (const TileShape &shape : symbolicTileShapes(*k))
+          report(shape.loc.isValid() ? shape.loc : at, tileElemsMessage(*k, shape),
+                 "; a specialization --check compiled breaks it");
       }
       if (failed_)
         return;

@@ -34,6 +34,16 @@ __host__ __device__ constexpr bool tile_dim_ok(long long n) {
   return n > 0 && n <= (1ll << 20) && (n & (n - 1)) == 0;
 }
 
+/// Whether a tile of these dimensions is within Triton's limit of 2^20 elements. Kernels check
+/// their shapes that depend on template parameters with it (a config's BLOCK sizes may each be
+/// valid and still make too large a tile, which would take the compiler minutes to unroll).
+template <class... D> __host__ __device__ constexpr bool tile_elems_ok(D... dims) {
+  long long n = 1;
+  bool ok = true;
+  ((n *= (long long)dims, ok = ok && n <= (1ll << 20)), ...);
+  return ok;
+}
+
 /// Static shared memory a thread block may have on every architecture (more must be dynamic).
 inline constexpr int kMaxStaticSmemBytes = 48 * 1024;
 
