@@ -88,11 +88,10 @@ TEST(GpuRank2Scans, OrderSensitiveCombine) {
   check_ordered_scans<2, 8>(5, 8, 1);
 }
 
-template <class T, int BM, int BN> void check_arg_reductions(int m, int n, int num_warps) {
-  SCOPED_TRACE(testing::Message() << "arg_reductions<" << BM << ", " << BN << "> m=" << m
-                                  << " n=" << n << " warps=" << num_warps);
-  // Few distinct values (ties everywhere), NaNs, signed zeros, an all-NaN row and column.
-  std::mt19937 rng(m * 3 + n);
+/// An m x n matrix of few distinct values (ties everywhere), NaNs, signed zeros and an all-NaN
+/// row: what arg reductions must order consistently.
+template <class T> std::vector<T> ties_nans_and_zeros(int m, int n, unsigned seed) {
+  std::mt19937 rng(seed);
   std::vector<T> x(size_t(m) * n);
   for (size_t i = 0; i < x.size(); ++i) {
     const int r = int(rng() % 9);
@@ -100,6 +99,14 @@ template <class T, int BM, int BN> void check_arg_reductions(int m, int n, int n
   }
   for (int c = 0; c < n; ++c)
     x[size_t(m / 2) * n + c] = T(NAN);
+  return x;
+}
+
+template <class T, int BM, int BN> void check_arg_reductions(int m, int n, int num_warps) {
+  SCOPED_TRACE(testing::Message() << "arg_reductions<" << BM << ", " << BN << "> m=" << m
+                                  << " n=" << n << " warps=" << num_warps);
+  // And an all-NaN column.
+  std::vector<T> x = ties_nans_and_zeros<T>(m, n, unsigned(m * 3 + n));
   for (int r = 0; r < m; ++r)
     x[size_t(r) * n + n / 3] = T(NAN);
   const uint32_t blocks = uint32_t((m + BM - 1) / BM);
@@ -137,14 +144,7 @@ template <class T> bool same_number(T a, T b) {
 template <class T, int BM, int BN> void check_row_extremes(int m, int n, int num_warps) {
   SCOPED_TRACE(testing::Message() << "row_extremes<" << BM << ", " << BN << "> m=" << m
                                   << " n=" << n << " warps=" << num_warps);
-  std::mt19937 rng(m * 5 + n);
-  std::vector<T> x(size_t(m) * n);
-  for (size_t i = 0; i < x.size(); ++i) {
-    const int r = int(rng() % 9);
-    x[i] = T(r == 7 ? NAN : r == 8 ? -0.0f : float(r) - 3.0f);
-  }
-  for (int c = 0; c < n; ++c)
-    x[size_t(m / 2) * n + c] = T(NAN);
+  const std::vector<T> x = ties_nans_and_zeros<T>(m, n, unsigned(m * 5 + n));
   const uint32_t blocks = uint32_t((m + BM - 1) / BM);
   auto max_value = poisoned<T>(size_t(m)), min_value = max_value;
   auto max_index = poisoned<int>(size_t(m)), min_index = max_index;

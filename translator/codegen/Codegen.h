@@ -46,6 +46,8 @@ std::vector<TileDim> symbolicTileDims(const Kernel &k);
 struct TileShape {
   std::vector<std::string> dims;
   clang::SourceLocation loc;
+  /// "BM, BN": the dimensions as arguments (and as the shape's text between brackets).
+  std::string joined() const;
 };
 /// The kernel's such shapes, each once: the kernel checks their element counts (static_assert).
 std::vector<TileShape> symbolicTileShapes(const Kernel &k);

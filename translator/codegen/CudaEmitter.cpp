@@ -3,6 +3,7 @@
 #include "codegen/FoldDepth.h"
 #include "codegen/KernelEmitter.h"
 #include "ir/PrintedForm.h"
+#include "transforms/FuseArgReductions.h"
 
 namespace tilec {
 namespace emit {
@@ -23,6 +24,8 @@ void KernelEmitter::decideMaterialization() {
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
+    if (const Value *arg = fusedArgReduction(*op))
+      fusedMax_[arg->id] = op;
     // Reductions and conversions read their operand as an array.
     if ((op->kind == OpKind::Reduce || op->kind == OpKind::ConvertLayout ||
          op->kind == OpKind::Trans || op->kind == OpKind::Reshape) &&
@@ -371,13 +374,9 @@ std::string KernelEmitter::run() {
   for (const TileDim &d : symbolicTileDims(k_))
     os << "  static_assert(tilec::tile_dim_ok(" << d.text << "), "
        << quoted(tileDimMessage(k_, d.text)) << ");\n";
-  for (const TileShape &shape : symbolicTileShapes(k_)) {
-    std::string dims;
-    for (const std::string &d : shape.dims)
-      dims += (dims.empty() ? "" : ", ") + d;
-    os << "  static_assert(tilec::tile_elems_ok(" << dims << "), "
+  for (const TileShape &shape : symbolicTileShapes(k_))
+    os << "  static_assert(tilec::tile_elems_ok(" << shape.joined() << "), "
        << quoted(tileElemsMessage(k_, shape)) << ");\n";
-  }
   os << "\n";
   os << body << "}\n";
   return os.str();

@@ -63,11 +63,8 @@ void KernelEmitter::emitReduce(const Op &op) {
     needSmem("tilec::arg_axis_scratch_bytes<" + L + ", " + dim + ", " + inT + ">()");
     // A max (min) of the same tile fused with this one (fuse-arg-reductions) gets the
     // winners' values from the same pass.
-    const Op *withValues = nullptr;
-    walk(k_, [&](const Op &o) {
-      if (fusedArgReduction(o) == r)
-        withValues = &o;
-    });
+    auto fused = fusedMax_.find(r->id);
+    const Op *withValues = fused == fusedMax_.end() ? nullptr : fused->second;
     // The values in the tile's type; a promoted max (a half tile's is float) converts them.
     std::string values;
     bool promoted = false;

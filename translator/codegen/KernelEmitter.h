@@ -82,6 +82,9 @@ private:
   NameTable names_;
   std::ostringstream *out_ = nullptr;  // the region being written
   std::set<int> arrays_;               // values materialized into variables, by id
+  // Argmax (argmin) results a fused max (min) reads its values from (fuse-arg-reductions):
+  // the max's op, by the argmax result's id.
+  std::map<int, const Op *> fusedMax_;
   std::map<int, std::string> storage_; // carried values: the variable that holds them
   // Shared memory: one buffer for every use (reductions, scans, scalar atomics, layout
   // conversions). Each use ends with a barrier, so they can all take the same bytes; the

@@ -83,11 +83,15 @@ std::vector<TileShape> symbolicTileShapes(const Kernel &k) {
   return shapes;
 }
 
+std::string TileShape::joined() const {
+  std::string text;
+  for (const std::string &d : dims)
+    text += (text.empty() ? "" : ", ") + d;
+  return text;
+}
+
 std::string tileElemsMessage(const Kernel &k, const TileShape &shape) {
-  std::string shown;
-  for (const std::string &d : shape.dims)
-    shown += (shown.empty() ? "" : ", ") + d;
-  return "kernel '" + k.name + "': a [" + shown +
+  return "kernel '" + k.name + "': a [" + shape.joined() +
          "] tile has more than 2^20 elements in this specialization (the limit, as in Triton); "
          "use smaller blocks and a loop";
 }

@@ -33,13 +33,11 @@ std::optional<std::vector<const Expr *>> bracedElements(const Expr *e) {
     list = cast<InitListExpr>(list->getInit(0)->IgnoreImplicit());
   std::vector<const Expr *> out;
   for (const Expr *init : list->inits()) {
+    // Keep the value's own type (an int stays int): strip only the conversions to int64_t.
     const Expr *x = init;
     while (auto *ic = dyn_cast<ImplicitCastExpr>(x)) {
-      if (ic->getCastKind() != CK_IntegralCast && ic->getCastKind() != CK_NoOp &&
-          ic->getCastKind() != CK_LValueToRValue)
+      if (ic->getCastKind() != CK_IntegralCast && ic->getCastKind() != CK_NoOp)
         break;
-      if (ic->getCastKind() == CK_LValueToRValue)
-        break; // the variable read itself: lowerExpr reads it
       x = ic->getSubExpr();
     }
     out.push_back(x);
@@ -89,6 +87,7 @@ bool Lowerer::bindDescriptor(const VarDecl *vd) {
   }
   std::vector<Value *> parts[2];
   const char *what[2] = {"shape", "strides"};
+  const Expr *lastStride = nullptr;
   for (int p = 0; p < 2; ++p) {
     auto elems = bracedElements(call->getArg(1 + unsigned(p)));
     if (!elems || elems->size() != rank) {
@@ -106,13 +105,13 @@ bool Lowerer::bindDescriptor(const VarDecl *vd) {
         return true;
       }
       parts[p].push_back(v);
+      lastStride = x;
     }
   }
   // The last dimension is contiguous: the copy engine requires it, and the rows' elements
   // are then adjacent for vector accesses.
-  const Expr *last = (*bracedElements(call->getArg(2))).back();
-  if (auto s = evalSym(last); !s || !s->isConst(1)) {
-    error(last, "the last stride of a tensor descriptor must be the literal 1 (its last "
+  if (auto s = evalSym(lastStride); !s || !s->isConst(1)) {
+    error(lastStride, "the last stride of a tensor descriptor must be the literal 1 (its last "
                 "dimension contiguous, as Hopper's copy engine requires); for a tensor stored "
                 "transposed, describe it with its dimensions swapped and tl::trans the box");
     return true;
@@ -220,17 +219,11 @@ std::optional<Value *> Lowerer::lowerDescriptorCall(const Expr *object, const st
   Value *ptrs = binary("+", d.base, offset, call);
   if (!ptrs)
     return nullptr;
+  // Boxes with dimensions of size 1 leave the pieces smaller than the box.
   Type box{d.base->type.elem, false, false, d.block};
-  if (ptrs->type.shape.size() != rank || !sameShape(ptrs->type.shape, box.shape)) {
-    // Every dimension of size 1 in the box: broadcast the pointer to it.
-    ptrs = broadcastTo(ptrs, box.shape, call);
-    inside = broadcastTo(inside, box.shape, call);
-    if (!ptrs || !inside)
-      return nullptr;
-  }
-  if (!sameShape(inside->type.shape, box.shape))
-    inside = broadcastTo(inside, box.shape, call);
-  if (!inside)
+  ptrs = broadcastTo(ptrs, box.shape, call);
+  inside = broadcastTo(inside, box.shape, call);
+  if (!ptrs || !inside)
     return nullptr;
   inside->name = descName + "_inside";
   if (load) {
