@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -227,23 +228,46 @@ void group_norm(cudaStream_t s) {
          });
 }
 
+/// BENCH_CORPUS_ONLY (e.g. "argmax,cross_entropy") runs only the named families, for
+/// profiling one kernel without the others; unset, all of them.
+bool wanted(const std::string &family) {
+  const char *only = std::getenv("BENCH_CORPUS_ONLY");
+  if (!only || !*only)
+    return true;
+  const std::string list = "," + std::string(only) + ",";
+  return list.find("," + family + ",") != std::string::npos;
+}
+
 } // namespace
 
 int main() {
   return bench::run_on_gpu("bench_corpus", [](cudaStream_t s) {
-    rms_norm<4096>(4096, 8, s);
-    rms_norm<8192>(8192, 16, s);
-    layer_norm<4096>(4096, 8, s);
-    layer_norm<8192>(8192, 16, s);
-    layer_norm_bwd<32, 4096>(4096, 8, s);
-    glu<14336, 16384>(16, s);
-    rope(s);
-    cross_entropy(32000, s);
-    cross_entropy(128256, s);
-    kl_div(32000, s);
-    kl_div(128256, s);
-    argmax(32000, s);
-    argmax(128256, s);
-    group_norm(s);
+    if (wanted("rms_norm")) {
+      rms_norm<4096>(4096, 8, s);
+      rms_norm<8192>(8192, 16, s);
+    }
+    if (wanted("layer_norm")) {
+      layer_norm<4096>(4096, 8, s);
+      layer_norm<8192>(8192, 16, s);
+      layer_norm_bwd<32, 4096>(4096, 8, s);
+    }
+    if (wanted("glu"))
+      glu<14336, 16384>(16, s);
+    if (wanted("rope"))
+      rope(s);
+    if (wanted("cross_entropy")) {
+      cross_entropy(32000, s);
+      cross_entropy(128256, s);
+    }
+    if (wanted("kl_div")) {
+      kl_div(32000, s);
+      kl_div(128256, s);
+    }
+    if (wanted("argmax")) {
+      argmax(32000, s);
+      argmax(128256, s);
+    }
+    if (wanted("group_norm"))
+      group_norm(s);
   });
 }

@@ -13,6 +13,7 @@ blocking, block sizes and num_warps, restricted to what the tilec ports keep (RM
 accuracy outputs). Rows are named as bench_corpus.cpp names them, so bench/report.py pairs
 them, and GB/s uses the same byte counts. Times: triton.testing.do_bench, median.
 """
+import os
 import sys
 
 import torch
@@ -550,23 +551,33 @@ def check():
     return ok
 
 
+def wanted(family):
+    """BENCH_CORPUS_ONLY (e.g. "argmax,cross_entropy") runs only the named families."""
+    only = os.environ.get("BENCH_CORPUS_ONLY", "")
+    return not only or family in only.split(",")
+
+
 def main():
     require_gpu()
     ok = check()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    bench_rms_norm(4096, sms)
-    bench_rms_norm(8192, sms)
-    bench_layer_norm(4096, sms, backward=True)
-    bench_layer_norm(8192, sms, backward=False)
-    bench_glu(14336)
-    bench_rope()
-    for vocab in (32000, 128256):
-        bench_cross_entropy(vocab)
-    for vocab in (32000, 128256):
-        bench_kl_div(vocab)
-    for vocab in (32000, 128256):
-        bench_argmax(vocab)
-    bench_group_norm()
+    if wanted("rms_norm"):
+        bench_rms_norm(4096, sms)
+        bench_rms_norm(8192, sms)
+    if wanted("layer_norm"):
+        bench_layer_norm(4096, sms, backward=True)
+        bench_layer_norm(8192, sms, backward=False)
+    if wanted("glu"):
+        bench_glu(14336)
+    if wanted("rope"):
+        bench_rope()
+    for family, bench in (("cross_entropy", bench_cross_entropy), ("kl_div", bench_kl_div),
+                          ("argmax", bench_argmax)):
+        if wanted(family):
+            for vocab in (32000, 128256):
+                bench(vocab)
+    if wanted("group_norm"):
+        bench_group_norm()
     sys.exit(0 if ok else 1)
 
 

@@ -19,6 +19,7 @@ namespace host { // the kernels as the interpreter runs them
 namespace {
 
 using tilec_test::expect_close;
+using tilec_test::expect_same_bits;
 using tilec_test::Mirror;
 using tilec_test::poisoned;
 
@@ -39,7 +40,7 @@ template <int BM, int BN> void check_shifted_copy(int m, int n, int shift_m, int
   shifted_copy<float, BM, BN>(grid, nullptr, dsrc.ptr(), ddst.ptr(), m, n, stride, shift_m,
                               shift_n, {.num_warps = warps});
   tilec_test::synchronize();
-  EXPECT_EQ(ddst.get(), dst); // bitwise: copies and doublings, the guard row still poison
+  expect_same_bits(ddst.get(), dst, "dst"); // copies and doublings; the guard row still poison
 }
 
 TEST(GpuDescriptor, BoxesOverEveryEdge) {
@@ -62,7 +63,7 @@ TEST(GpuDescriptor, RankOneAndRankThreeBoxes) {
   tilec::interpret::launch(host::plus_one<256>, tilec::Grid{4}, x.data(), want.data(), n);
   plus_one<256>(tilec::Grid{4}, nullptr, dx.ptr(), dy.ptr(), n, {.num_warps = 4});
   tilec_test::synchronize();
-  EXPECT_EQ(dy.get(), want);
+  expect_same_bits(dy.get(), want, "y");
 
   constexpr int P = 13, Q = 27, R = 45, D0 = 4, D1 = 8, D2 = 16;
   std::vector<float> t(size_t(P) * Q * R);
@@ -76,7 +77,7 @@ TEST(GpuDescriptor, RankOneAndRankThreeBoxes) {
                            R);
   middle_sums<D0, D1, D2>(grid, nullptr, dt.ptr(), dsums.ptr(), P, Q, R, {.num_warps = 4});
   tilec_test::synchronize();
-  EXPECT_EQ(dsums.get(), want_sums);
+  expect_same_bits(dsums.get(), want_sums, "sums");
 }
 
 TEST(GpuDescriptor, MatmulThroughDescriptors) {

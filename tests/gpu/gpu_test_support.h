@@ -73,4 +73,15 @@ inline void expect_close(const std::vector<float> &gpu, const std::vector<float>
   }
 }
 
+/// Bit for bit equal, element by element: poison (NaN bits) must still be the same poison,
+/// which `==` on floats can never say.
+template <class T>
+void expect_same_bits(const std::vector<T> &gpu, const std::vector<T> &want,
+                      const std::string &what) {
+  ASSERT_EQ(gpu.size(), want.size()) << what;
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(std::memcmp(&gpu[i], &want[i], sizeof(T)), 0)
+        << what << " element " << i << ": gpu " << +gpu[i] << ", interpreter " << +want[i];
+}
+
 } // namespace tilec_test

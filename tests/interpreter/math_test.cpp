@@ -120,3 +120,23 @@ TEST(Math, IntegerSelectAndNaN) {
   EXPECT_EQ(tl::minimum(2.5f, -1.0f), -1.0f);
   EXPECT_EQ(tl::where(true, 1, 2), 1);
 }
+
+// tl::div_rn and tl::fdiv are both exact in the interpreter (the reference); half operands
+// divide in float and give float, as `/` does.
+TEST(Math, DivRnAndFdiv) {
+  auto a = tl::full<float, 4>(1.0f);
+  auto b = tl::cast<float>(tl::arange<1, 5>());
+  auto rn = tl::div_rn(a, b);
+  auto approx = tl::fdiv(a, b);
+  static_assert(std::is_same_v<decltype(rn), tl::tile<float, 4>>);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(tl::detail::at(rn, k), 1.0f / float(k + 1)) << k;
+    EXPECT_EQ(tl::detail::at(approx, k), 1.0f / float(k + 1)) << k;
+  }
+  auto h = tl::full<tl::half, 2>(tl::half(3.0f));
+  auto hq = tl::div_rn(h, tl::half(2.0f));
+  static_assert(std::is_same_v<decltype(hq), tl::tile<float, 2>>);
+  EXPECT_EQ(tl::detail::at(hq, 1), 1.5f);
+  EXPECT_EQ(tl::fdiv(1.0, 4.0), 0.25);
+  EXPECT_EQ(tl::detail::at(tl::sqrt_rn(b), 3), 2.0f);
+}

@@ -38,7 +38,7 @@ TILEC_KERNEL void center_rows(const float *x, float *y, float *col_sums, int n0,
 // CU:      tilec::load_vec<v_width, v_mask_uniform>(&v[i], {{.*}}, &mask[i], 0.0f);
 // CU:      float [[SUM:t[0-9]+]][L1::ELEMS];
 // CU-NEXT: tilec::reduce_axis_smem<L0, 2>(v, [[SUM]], tilec::SumOp{}, tid, smem);
-// CU:      (v[i] - ([[SUM]][L1::from_parent(i)] / tilec::cast<float>(n2)))
+// CU:      (v[i] - tilec::fdiv([[SUM]][L1::from_parent(i)], tilec::cast<float>(n2)))
 // CU:      tilec::reduce_axis_smem<L0, 0>(v, {{t[0-9]+}}, tilec::SumOp{}, tid, smem);
 
 // Scans of rank-3 tiles, and of the slices reduced from them, go line by line through shared

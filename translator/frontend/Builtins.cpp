@@ -12,9 +12,11 @@ namespace tilec {
 using namespace clang;
 
 namespace {
-const std::set<std::string> kFloatMath = {"exp", "exp2", "log", "log2",    "sqrt",  "rsqrt", "sin",
-                                          "cos", "tanh", "erf", "sigmoid", "floor", "ceil"};
-const std::set<std::string> kBinaryFns = {"maximum", "minimum", "cdiv", "umulhi"};
+const std::set<std::string> kFloatMath = {"exp",   "exp2",    "log",   "log2", "sqrt",
+                                          "rsqrt", "sin",     "cos",   "tanh", "erf",
+                                          "sigmoid", "floor", "ceil", "sqrt_rn"};
+const std::set<std::string> kBinaryFns = {"maximum", "minimum", "cdiv", "umulhi", "div_rn",
+                                          "fdiv"};
 } // namespace
 
 unsigned Lowerer::givenArgs(const CallExpr *call) {
@@ -298,14 +300,21 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   if (kBinaryFns.count(n)) {
     if (!want(2, 2))
       return nullptr;
-    Value *r = binary("+", arg(0), arg(1), call); // shape/type inference as for '+'
+    bool division = n == "div_rn" || n == "fdiv";
+    // Shape/type inference as for '+' ('/' for the divisions, which compute halves in float).
+    Value *r = binary(division ? "/" : "+", arg(0), arg(1), call);
     if (!r)
       return nullptr;
     if ((n == "cdiv" || n == "umulhi") && !r->type.elem.isInteger()) {
       error(call, "tl::" + n + " needs integer operands");
       return nullptr;
     }
-    r->def->opcode = n;
+    if (division && r->type.elem.isKnown() && !r->type.elem.isFloat()) {
+      error(call, "tl::" + n + " needs floating-point operands (use tl::cast)");
+      return nullptr;
+    }
+    // div_rn is the exact division, C++'s `/`.
+    r->def->opcode = n == "div_rn" ? "/" : n;
     return r;
   }
   if (kFloatMath.count(n) || n == "abs") {

@@ -193,6 +193,11 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
     t.elem = ElemType::known(ScalarKind::Bool);
   Op *op = emit(OpKind::Binary, {a, b}, t, at);
   op->opcode = opcode;
+  // A tile's true division of floats is Triton's: approximate (within 2 ulp) in 32-bit float,
+  // which halves compute in; exact in double (fdiv resolves by type where T is a template
+  // parameter) and in scalar C++. tl::div_rn asks for the exact one.
+  if (opcode == "/" && t.isTile() && (!t.elem.isKnown() || t.elem.is(ScalarKind::F32)))
+    op->opcode = "fdiv";
   return op->result;
 }
 

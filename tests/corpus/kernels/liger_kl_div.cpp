@@ -25,8 +25,10 @@ TILEC_KERNEL void kldiv_kernel_forward(const T *y_ptr, int y_stride, const T *gt
   for (int i = 0; i < n_cols; i += BLOCK_SIZE) {
     auto offsets = i + base_offsets;
     auto mask = offsets < n_cols;
-    auto y = tl::load(y_ptr + offsets, mask, 0.0f);
-    auto y_true = tl::load(gt_ptr + offsets, mask, 0.0f);
+    // In float, as the original computes: its `eps` is a float32 argument, which promotes a
+    // bf16 tile in Triton; a tile with a C++ float scalar keeps the tile's type here.
+    auto y = tl::cast<float>(tl::load(y_ptr + offsets, mask, 0.0f));
+    auto y_true = tl::cast<float>(tl::load(gt_ptr + offsets, mask, 0.0f));
 
     // KL(y_true || y) = y_true * (log(y_true) - log(y)), y given in log space
     auto loss = tl::zeros_like(y);

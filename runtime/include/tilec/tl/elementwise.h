@@ -75,6 +75,27 @@ auto cdiv(const A &a, const B &b) {
       a, b);
 }
 
+/// Division rounded to nearest (IEEE), as Triton's div_rn. A tile's `/` of floats on the GPU
+/// is Triton's default, an approximate division (within 2 ulp); here both are exact, as the
+/// interpreter is the reference.
+template <class A, class B>
+  requires detail::is_operand_v<A> && detail::is_operand_v<B>
+auto div_rn(const A &a, const B &b) {
+  using R = detail::promote_div_t<A, B>;
+  static_assert(!detail::is_int_elem_v<R>, "tl::div_rn needs floating-point operands");
+  return detail::map<R>([](const auto &x, const auto &y) { return detail::op_div<R>(x, y); }, a, b);
+}
+
+/// Approximate division (Triton's fdiv with ieee_rounding=False, which its `/` of floats is):
+/// within 2 ulp on the GPU; exact in the interpreter.
+template <class A, class B>
+  requires detail::is_operand_v<A> && detail::is_operand_v<B>
+auto fdiv(const A &a, const B &b) {
+  using R = detail::promote_div_t<A, B>;
+  static_assert(!detail::is_int_elem_v<R>, "tl::fdiv needs floating-point operands");
+  return detail::map<R>([](const auto &x, const auto &y) { return detail::op_div<R>(x, y); }, a, b);
+}
+
 /// The high half of the double-width product of two integers, taken as unsigned
 /// (Triton's umulhi, math.mulhiui): umulhi(0x80000000u, 4u) == 2.
 template <class A, class B>

@@ -34,6 +34,8 @@ TILEC_DETAIL_FLOAT_UNARY(exp2, std::exp2(v))
 TILEC_DETAIL_FLOAT_UNARY(log, std::log(v))
 TILEC_DETAIL_FLOAT_UNARY(log2, std::log2(v))
 TILEC_DETAIL_FLOAT_UNARY(sqrt, std::sqrt(v))
+// Triton's IEEE square root; tl::sqrt is correctly rounded on the GPU as well (CUDA's sqrtf).
+TILEC_DETAIL_FLOAT_UNARY(sqrt_rn, std::sqrt(v))
 TILEC_DETAIL_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v))
 TILEC_DETAIL_FLOAT_UNARY(sin, std::sin(v))
 TILEC_DETAIL_FLOAT_UNARY(cos, std::cos(v))

@@ -71,6 +71,7 @@ TILEC_FLOAT_MATH(exp2, exp2f, ::exp2)
 TILEC_FLOAT_MATH(log, logf, ::log)
 TILEC_FLOAT_MATH(log2, log2f, ::log2)
 TILEC_FLOAT_MATH(sqrt, sqrtf, ::sqrt)
+TILEC_FLOAT_MATH(sqrt_rn, sqrtf, ::sqrt) // sqrtf rounds correctly (no fast math)
 TILEC_FLOAT_MATH(rsqrt, rsqrtf, ::rsqrt)
 TILEC_FLOAT_MATH(sin, sinf, ::sin)
 TILEC_FLOAT_MATH(cos, cosf, ::cos)
@@ -80,9 +81,19 @@ TILEC_FLOAT_MATH(floor, floorf, ::floor)
 TILEC_FLOAT_MATH(ceil, ceilf, ::ceil)
 #undef TILEC_FLOAT_MATH
 
+/// A tile's `/` of floats and tl::fdiv: Triton's approximate division, div.full.f32 (within 2
+/// ulp over the whole range), a reciprocal and a multiply where IEEE division takes a Newton
+/// iteration and a slow-path branch. Doubles and integers (a template T) divide exactly.
+template <class T> __device__ inline T fdiv(T a, T b) { return a / b; }
+__device__ inline float fdiv(float a, float b) {
+  float q;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  return q;
+}
+
 template <class T> __device__ inline T sigmoid(T x) {
   float f = to_float(x);
-  return cast<T>(1.0f / (1.0f + expf(-f)));
+  return cast<T>(fdiv(1.0f, 1.0f + expf(-f))); // Triton's sigmoid divides approximately too
 }
 __device__ inline double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
 

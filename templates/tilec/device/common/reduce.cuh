@@ -138,6 +138,25 @@ template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombine {
   }
 };
 
+/// ArgCombine's order where `b` is known to come after `a` in the tile (a thread's own elements,
+/// visited in increasing index): the later candidate wins only when strictly better, so no
+/// index comparison and no branch is needed; two comparisons and two selects per element.
+template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombineLater {
+  __device__ ArgCandidate<T> operator()(ArgCandidate<T> a, ArgCandidate<T> b) const {
+    const auto av = ArgCombine<IS_MAX, T, NAN_WINS>::to_compare(a.value);
+    const auto bv = ArgCombine<IS_MAX, T, NAN_WINS>::to_compare(b.value);
+    // "not worse" is false when either is NaN: b wins over a NaN a unless NaN wins, and a
+    // NaN b wins only when NaN wins and a is not already NaN.
+    const bool not_better = IS_MAX ? bv <= av : bv >= av;
+    bool take_b;
+    if constexpr (NAN_WINS)
+      take_b = av == av && !not_better; // a NaN a stays; a NaN b takes a number's place
+    else
+      take_b = bv == bv && !not_better; // a NaN b never wins; a number beats a NaN a
+    return take_b ? b : a;
+  }
+};
+
 } // namespace detail
 
 /// Reduces the tile held as v[0 .. L::ELEMS) per thread with `op` and returns the result in
@@ -175,10 +194,11 @@ __device__ inline int arg_reduce_tile(const T *v, int tid, unsigned char *smem) 
   static_assert(Info::IS_BLOCKED1D, "arg_reduce_tile takes a tilec::Blocked1D layout");
   static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
   detail::ArgCombine<IS_MAX, T, NAN_WINS> combine;
+  detail::ArgCombineLater<IS_MAX, T, NAN_WINS> later; // coord grows with i
   detail::ArgCandidate<T> best{v[0], L::coord(tid, 0)};
 #pragma unroll
   for (int i = 1; i < L::ELEMS; ++i)
-    best = combine(best, detail::ArgCandidate<T>{v[i], L::coord(tid, i)});
+    best = later(best, detail::ArgCandidate<T>{v[i], L::coord(tid, i)});
   return detail::group_all_reduce<Info::GROUP, Info::THREADS>(best, combine, tid, smem).index;
 }
 

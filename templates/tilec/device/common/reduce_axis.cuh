@@ -26,9 +26,12 @@ template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scra
 ///
 /// `at(i)` gives element i of the thread's share (any callable: the array overload below reads
 /// an array; arg_reduce_axis builds its (value, index) candidates through it, so that no array
-/// of candidates is ever held in registers).
-template <class P, int DIM, class T, class At, class Op>
-__device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned char *smem) {
+/// of candidates is ever held in registers). `later(acc, x)` combines a thread's own elements,
+/// x coming after everything in acc along DIM (arg reductions use that to skip the index
+/// comparison); it defaults to `op`.
+template <class P, int DIM, class T, class At, class Op, class Later = Op>
+__device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned char *smem,
+                                      Later later = Later()) {
   static_assert(DIM == 0 || DIM == 1, "rank-2 tiles have dimensions 0 and 1");
   constexpr int PER_ROW = P::VEC * P::R1; // elements of one row held by a thread
   const int lane = tid % 32, warp = tid / 32;
@@ -39,7 +42,7 @@ __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned ch
       T acc = at(j * PER_ROW);
 #pragma unroll
       for (int k = 1; k < PER_ROW; ++k)
-        acc = op(acc, at(j * PER_ROW + k));
+        acc = later(acc, at(j * PER_ROW + k));
       // Lanes of one row differ in lane % TW1.
 #pragma unroll
       for (int off = P::TW1 / 2; off > 0; off /= 2)
@@ -71,7 +74,7 @@ __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned ch
       T acc = at(j);
 #pragma unroll
       for (int r = 1; r < P::R0; ++r)
-        acc = op(acc, at(r * PER_ROW + j));
+        acc = later(acc, at(r * PER_ROW + j));
       // Lanes of one column differ in lane / TW1; with copied rows (M < rows per pass) only
       // aligned groups of M rows are combined, each group holding every row once.
       constexpr int LANE_ROWS = int(cmin(P::TW0, P::ROWS));
@@ -109,7 +112,7 @@ __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned ch
 
 template <class P, int DIM, class T, class Op>
 __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned char *smem) {
-  reduce_axis_at<P, DIM, T>([v](int i) { return v[i]; }, out, op, tid, smem);
+  reduce_axis_at<P, DIM, T>([v](int i) { return v[i]; }, out, op, tid, smem, op);
 }
 
 /// Shared memory arg_reduce_axis<P, DIM, IS_MAX, T> needs.
@@ -132,7 +135,8 @@ __device__ inline void arg_reduce_axis(const T *v, int *out, int tid, unsigned c
   C best[Slice<P, DIM>::ELEMS];
   reduce_axis_at<P, DIM, C>(
       [v, tid](int i) { return C{v[i], DIM == 1 ? P::col(tid, i) : P::row(tid, i)}; }, best,
-      detail::ArgCombine<IS_MAX, T, NAN_WINS>{}, tid, smem);
+      detail::ArgCombine<IS_MAX, T, NAN_WINS>{}, tid, smem,
+      detail::ArgCombineLater<IS_MAX, T, NAN_WINS>{});
 #pragma unroll
   for (int j = 0; j < Slice<P, DIM>::ELEMS; ++j) {
     out[j] = best[j].index;
