@@ -21,6 +21,7 @@
 #include "liger_rms_norm.tilec.h"
 #include "liger_rope.tilec.h"
 #include "liger_swiglu.tilec.h"
+#include "user_small.tilec.h"
 
 #include <tilec/runtime.h>
 
@@ -228,6 +229,41 @@ void group_norm(cudaStream_t s) {
          });
 }
 
+/// The small user kernels (tests/corpus/kernels/user_small.cpp) at the sizes of the first
+/// reports: a 1000-wide row cumsum, an atomic column sum, a tiled transpose, bias + GELU.
+void user_small(cudaStream_t s) {
+  {
+    const int rows = 65536, cols = 1000;
+    const size_t n = size_t(rows) * cols;
+    Dev<float> x(n), y(n);
+    report("row_cumsum fp32 65536x1000", 2.0 * n * 4, "ROWS=4 BLOCK=1024 num_warps=4", s, [&] {
+      row_cumsum<float, 4, 1024>(tilec::Grid{rows / 4}, s, x.p, y.p, rows, cols, cols,
+                                 {.num_warps = 4});
+    });
+  }
+  {
+    const int M = 16384, N = 8192;
+    Dev<float> x(size_t(M) * N), out(N);
+    report("column_sum atomic fp32 16384x8192", 4.0 * M * N + 4.0 * N,
+           "BLOCK_M=32 BLOCK_N=128 num_warps=4", s, [&] {
+             column_sum_atomic<32, 128>(tilec::Grid{M / 32, N / 128}, s, x.p, out.p, M, N,
+                                        {.num_warps = 4});
+           });
+  }
+  const int M = 8192, N = 8192;
+  const size_t n = size_t(M) * N;
+  Dev<tl::half> x(n), y(n), bias(N);
+  report("transpose fp16 8192x8192", 2.0 * n * 2, "BLOCK_M=64 BLOCK_N=64 num_warps=4", s, [&] {
+    transpose<tl::half, 64, 64>(tilec::Grid{M / 64, N / 64}, s, x.p, y.p, M, N,
+                                {.num_warps = 4});
+  });
+  report("bias_gelu fp16 8192x8192", 2.0 * n * 2 + N * 2.0, "BLOCK_M=8 BLOCK_N=1024 num_warps=4",
+         s, [&] {
+           bias_gelu<8, 1024>(tilec::Grid{M / 8, N / 1024}, s, x.p, bias.p, y.p, M, N,
+                              {.num_warps = 4});
+         });
+}
+
 /// BENCH_CORPUS_ONLY (e.g. "argmax,cross_entropy") runs only the named families, for
 /// profiling one kernel without the others; unset, all of them.
 bool wanted(const std::string &family) {
@@ -269,5 +305,7 @@ int main() {
     }
     if (wanted("group_norm"))
       group_norm(s);
+    if (wanted("user_small"))
+      user_small(s);
   });
 }

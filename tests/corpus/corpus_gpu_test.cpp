@@ -14,6 +14,7 @@
 #include "liger_rms_norm.tilec.h"
 #include "liger_rope.tilec.h"
 #include "liger_swiglu.tilec.h"
+#include "user_small.tilec.h"
 
 #include <tilec/interpret.h>
 
@@ -27,6 +28,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/liger_rms_norm.cpp"
 #include "kernels/liger_rope.cpp"
 #include "kernels/liger_swiglu.cpp"
+#include "kernels/user_small.cpp"
 } // namespace host
 
 using corpus::poisoned;
@@ -247,4 +249,54 @@ TEST(GpuCorpus, ArgmaxMiddleAxis) {
                                K, {.num_warps = 4});
   tilec_test::synchronize();
   EXPECT_EQ(gout.get(), want);
+}
+
+TEST(GpuCorpus, UserSmallKernels) {
+  REQUIRE_GPU();
+  // Row cumsum: 4 rows per program, 1000-wide rows in a padded stride.
+  const int rows = 37, cols = 1000, stride = 1003;
+  auto x = uniform(size_t(rows) * stride, -1, 1, 41), y = poisoned(x.size() + 8);
+  Mirror<float> gx(x), gy(y);
+  tilec::interpret::launch(host::row_cumsum<float, 4, 1024>, tilec::Grid{(rows + 3) / 4},
+                           x.data(), y.data(), rows, cols, stride);
+  row_cumsum<float, 4, 1024>(tilec::Grid{(rows + 3) / 4}, nullptr, gx.ptr(), gy.ptr(), rows, cols,
+                             stride, {.num_warps = 4});
+  // Column sums through atomics (any order of the partial sums).
+  const int M = 333, N = 517;
+  auto a = uniform(size_t(M) * N, -1, 1, 42);
+  std::vector<float> sums(N + 4, 0.0f);
+  for (int c = N; c < N + 4; ++c)
+    sums[c] = -5.0f; // guard
+  Mirror<float> ga(a), gsums(sums);
+  const tilec::Grid sum_grid{(M + 31) / 32, (N + 127) / 128};
+  tilec::interpret::launch(host::column_sum_atomic<32, 128>, sum_grid, a.data(), sums.data(), M,
+                           N);
+  column_sum_atomic<32, 128>(sum_grid, nullptr, ga.ptr(), gsums.ptr(), M, N, {.num_warps = 4});
+  // Transpose of a ragged [130, 75] matrix.
+  const int TM = 130, TN = 75;
+  auto t = uniform(size_t(TM) * TN, -1, 1, 43), tt = poisoned(t.size() + 8);
+  Mirror<float> gt(t), gtt(tt);
+  const tilec::Grid t_grid{(TM + 63) / 64, (TN + 31) / 32};
+  tilec::interpret::launch(host::transpose<float, 64, 32>, t_grid, t.data(), tt.data(), TM, TN);
+  transpose<float, 64, 32>(t_grid, nullptr, gt.ptr(), gtt.ptr(), TM, TN, {.num_warps = 4});
+  // Bias + tanh-GELU in half.
+  const int GM = 45, GN = 300;
+  std::vector<tl::half> hx(size_t(GM) * GN), hb(GN), hy(hx.size() + 8, tl::half(-7.0f));
+  auto hxf = uniform(hx.size(), -4, 4, 44), hbf = uniform(GN, -1, 1, 45);
+  for (size_t i = 0; i < hx.size(); ++i)
+    hx[i] = tl::half(hxf[i]);
+  for (int i = 0; i < GN; ++i)
+    hb[i] = tl::half(hbf[i]);
+  Mirror<tl::half> ghx(hx), ghb(hb), ghy(hy);
+  const tilec::Grid g_grid{(GM + 15) / 16, (GN + 255) / 256};
+  tilec::interpret::launch(host::bias_gelu<16, 256>, g_grid, hx.data(), hb.data(), hy.data(), GM,
+                           GN);
+  bias_gelu<16, 256>(g_grid, nullptr, ghx.ptr(), ghb.ptr(), ghy.ptr(), GM, GN, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gy.get(), y, 1e-5, 1e-5, "row cumsum");
+  expect_close(gsums.get(), sums, 1e-4, 1e-5, "column sums");
+  expect_close(gtt.get(), tt, 0, 0, "transpose");
+  const auto got = ghy.get();
+  for (size_t i = 0; i < hy.size(); ++i) // one half ulp apart at most (tanhf against tanh)
+    ASSERT_NEAR(float(got[i]), float(hy[i]), 1e-3 + 1e-3 * std::fabs(float(hy[i]))) << "gelu " << i;
 }
