@@ -293,7 +293,7 @@ TEST(GpuCorpus, UserSmallKernels) {
                            GN);
   bias_gelu<16, 256>(g_grid, nullptr, ghx.ptr(), ghb.ptr(), ghy.ptr(), GM, GN, {.num_warps = 4});
   tilec_test::synchronize();
-  expect_close(gy.get(), y, 1e-5, 1e-5, "row cumsum");
+  expect_close(gy.get(), y, 1e-4, 1e-4, "row cumsum"); // sums of 1000 in another order
   expect_close(gsums.get(), sums, 1e-4, 1e-5, "column sums");
   expect_close(gtt.get(), tt, 0, 0, "transpose");
   const auto got = ghy.get();
