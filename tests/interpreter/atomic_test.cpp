@@ -145,3 +145,50 @@ TEST(Atomic, CompareAndSwap) {
   EXPECT_EQ(tl::atomic_cas(&w, 4, -8), 4);
   EXPECT_EQ(w, -8);
 }
+
+// atomic_or / atomic_and / atomic_xor (integers) and atomic_add of half and bfloat16, against
+// plain loops; masked-off lanes untouched.
+template <int BLOCK>
+TILEC_KERNEL void bits_and_halves(const int32_t *x, uint32_t *set, uint32_t *cleared,
+                                  int64_t *toggled, tl::bfloat16 *bsum, tl::half *hsum, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto v = tl::load(x + offs, mask, 0);
+  auto bit = 1u << tl::cast<uint32_t>(v % 32);
+  auto old = tl::atomic_or(set + v % 4, bit, mask);
+  tl::atomic_and(cleared + v % 4, ~bit, mask);
+  tl::atomic_xor(toggled + v % 4, tl::cast<int64_t>(bit), mask);
+  tl::atomic_add(bsum + v % 4, tl::cast<tl::bfloat16>(v % 3), mask);
+  tl::atomic_add(hsum, tl::cast<tl::half>(v % 3 - 1), mask);
+  static_assert(std::is_same_v<tl::detail::elem_t<decltype(old)>, uint32_t>);
+}
+
+TEST(Atomic, BitwiseAndSixteenBitAdds) {
+  const int n = 300;
+  auto x = random_ints<int32_t>(n, 0, 1000, 5);
+  std::vector<uint32_t> set(5, 0u), cleared(5, ~0u);
+  std::vector<int64_t> toggled(5, 3);
+  std::vector<tl::bfloat16> bsum(5, tl::bfloat16(0.0f));
+  tl::half hsum(0.5f);
+  tilec::interpret::launch(bits_and_halves<128>, grid_for(n, 128), x.data(), set.data(),
+                           cleared.data(), toggled.data(), bsum.data(), &hsum, n);
+  std::vector<uint32_t> want_set(5, 0u), want_cleared(5, ~0u);
+  std::vector<int64_t> want_toggled(5, 3);
+  std::vector<float> want_bsum(5, 0.0f);
+  float want_h = 0.5f;
+  for (int v : x) {
+    const uint32_t bit = 1u << (v % 32);
+    want_set[v % 4] |= bit;
+    want_cleared[v % 4] &= ~bit;
+    want_toggled[v % 4] ^= int64_t(bit);
+    want_bsum[v % 4] = float(tl::bfloat16(want_bsum[v % 4] + float(v % 3)));
+    want_h = float(tl::half(want_h + float(v % 3 - 1)));
+  }
+  EXPECT_EQ(set, want_set);
+  EXPECT_EQ(cleared, want_cleared);
+  EXPECT_EQ(toggled, want_toggled);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(float(bsum[i]), want_bsum[i]) << i;
+  EXPECT_EQ(float(hsum), want_h);
+  EXPECT_EQ(set[4], 0u); // the fifth word is past every v % 4
+}

@@ -19,8 +19,9 @@ const std::set<std::string> kReductions = {"sum",    "max",    "min",   "xor_sum
                                            "argmax", "argmin", "reduce"};
 const std::set<std::string> kScans = {"cumsum", "cumprod", "associative_scan"};
 const std::set<std::string> kRandom = {"rand", "randn", "randint"};
-const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min", "atomic_xchg",
-                                        "atomic_cas"};
+const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min",
+                                        "atomic_xchg", "atomic_cas", "atomic_and",
+                                        "atomic_or",  "atomic_xor"};
 
 /// The type a reduction accumulates and returns, as the interpreter (Triton's rules):
 /// sums of integers narrower than 32 bits widen to 32 bits keeping their signedness (bool is
@@ -292,11 +293,18 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       ops.push_back(mask);
     }
     const ElemType &e = ptrs->type.elem;
-    bool ok = e.is(ScalarKind::I32) || e.is(ScalarKind::U32) || e.is(ScalarKind::I64) ||
-              e.is(ScalarKind::U64) || e.is(ScalarKind::F32) ||
-              (e.is(ScalarKind::F64) && (n == "atomic_add" || n == "atomic_xchg"));
-    if (!ok) {
-      error(call, "tl::" + n + " is not available for " + e.cuda() + " elements");
+    bool integer = e.is(ScalarKind::I32) || e.is(ScalarKind::U32) || e.is(ScalarKind::I64) ||
+                   e.is(ScalarKind::U64);
+    bool bitwise = n == "atomic_and" || n == "atomic_or" || n == "atomic_xor";
+    bool ok = integer || (!bitwise && e.is(ScalarKind::F32)) ||
+              (e.is(ScalarKind::F64) && (n == "atomic_add" || n == "atomic_xchg")) ||
+              ((e.is(ScalarKind::F16) || e.is(ScalarKind::BF16)) && n == "atomic_add");
+    // A template element type is checked where the kernel is compiled (the device overloads'
+    // static_asserts, and the interpreter's).
+    if (!ok && e.isKnown()) {
+      error(call, "tl::" + n + " is not available for " + e.cuda() + " elements" +
+                      (bitwise ? " (32/64-bit integers only)"
+                               : "; accumulate in float, or int32/int64"));
       return nullptr;
     }
     Op *op = emit(OpKind::Atomic, ops, Type{e, false, false, ptrs->type.shape}, call);

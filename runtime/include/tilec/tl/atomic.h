@@ -1,10 +1,12 @@
 // tilec/tl/atomic.h - atomic read-modify-write through pointers and tiles of pointers:
-// atomic_add, atomic_max, atomic_min, atomic_xchg (with a mask) and atomic_cas.
+// atomic_add, atomic_max, atomic_min, atomic_xchg, atomic_and, atomic_or, atomic_xor (with a
+// mask) and atomic_cas.
 //
 // Each returns the values the memory held before (a tile shaped like the broadcast of
 // pointers, value and mask, or a scalar); masked-off lanes are not touched and return 0.
 // The value is converted to the pointee type first. Types: int32, uint32, int64, uint64,
-// float; double also for add and xchg. atomic_max/min of floats with a NaN or signed zeros
+// float; double also for add and xchg; half and bfloat16 for add; and/or/xor take the
+// integers only. atomic_max/min of floats with a NaN or signed zeros
 // are unspecified (the GPU compares integer bit patterns). atomic_cas compares bit
 // patterns and has no mask (as Triton's).
 //
@@ -27,14 +29,23 @@ template <class P>
 inline constexpr bool is_atomic_ptrs_v =
     std::is_pointer_v<std::remove_cvref_t<P>> || is_ptr_tile_v<P>;
 
-template <bool WITH_DOUBLE, class T> constexpr void check_atomic_type() {
+/// Which element types an atomic takes: the 32/64-bit integers and float (max, min, cas),
+/// with double (xchg, cas), with double and the 16-bit floats (add), or the integers alone
+/// (and, or, xor).
+enum class atomic_types { words, with_double, for_add, integers };
+
+template <atomic_types TYPES, class T> constexpr void check_atomic_type() {
   using C = canonical_t<T>;
   static_assert(!std::is_const_v<T>, "tl::atomic_* through pointers to const");
-  static_assert(std::is_same_v<C, int32_t> || std::is_same_v<C, uint32_t> ||
-                    std::is_same_v<C, int64_t> || std::is_same_v<C, uint64_t> ||
-                    std::is_same_v<C, float> || (WITH_DOUBLE && std::is_same_v<C, double>),
+  constexpr bool integer = std::is_same_v<C, int32_t> || std::is_same_v<C, uint32_t> ||
+                           std::is_same_v<C, int64_t> || std::is_same_v<C, uint64_t>;
+  static_assert(integer || TYPES != atomic_types::integers,
+                "tl::atomic_and/or/xor take 32/64-bit integers");
+  static_assert(integer || TYPES == atomic_types::integers || std::is_same_v<C, float> ||
+                    (TYPES != atomic_types::words && std::is_same_v<C, double>) ||
+                    (TYPES == atomic_types::for_add && is_half_like_v<C>),
                 "tl::atomic_*: unsupported element type (int32, uint32, int64, uint64, float; "
-                "double for add and xchg)");
+                "double for add and xchg; half and bfloat16 for add)");
 }
 
 /// map<R>(f, xs...) where f also receives the lane's flat index first (for bounds checks).
@@ -53,12 +64,12 @@ template <class R, class F, class... Xs> auto map_lanes(F f, const Xs &...xs) {
 }
 
 /// Applies new = op(old, value) lane by lane where the mask is true; returns the old values.
-template <bool WITH_DOUBLE, class P, class V, class M, class Op>
+template <atomic_types TYPES, class P, class V, class M, class Op>
 auto atomic_rmw(const P &ptrs, const V &value, const M &mask, const Op &op,
                 const std::source_location &loc) {
   using T = pointee_t<P>;
   using S = result_shape_t<P, V, M>;
-  check_atomic_type<WITH_DOUBLE, T>();
+  check_atomic_type<TYPES, T>();
   return map_lanes<T>(
       [&op, &loc](int lane, T *p, const auto &v, const auto &m) {
         if (!convert<bool>(m))
@@ -79,8 +90,9 @@ template <class P, class V, class M = bool>
 auto atomic_add(const P &ptrs, const V &value, const M &mask = true,
                 std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<true>(
-      ptrs, value, mask, [](T a, T b) { return detail::op_add<T>(a, b); }, loc);
+  return detail::atomic_rmw<detail::atomic_types::for_add>(
+      ptrs, value, mask, [](T a, T b) { return detail::convert<T>(detail::op_add<T>(a, b)); },
+      loc);
 }
 
 /// *p = max(*p, value); returns the old value.
@@ -89,7 +101,8 @@ template <class P, class V, class M = bool>
 auto atomic_max(const P &ptrs, const V &value, const M &mask = true,
                 std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return a < b ? b : a; }, loc);
+  return detail::atomic_rmw<detail::atomic_types::words>(
+      ptrs, value, mask, [](T a, T b) { return a < b ? b : a; }, loc);
 }
 
 /// *p = min(*p, value); returns the old value.
@@ -98,7 +111,8 @@ template <class P, class V, class M = bool>
 auto atomic_min(const P &ptrs, const V &value, const M &mask = true,
                 std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<false>(ptrs, value, mask, [](T a, T b) { return b < a ? b : a; }, loc);
+  return detail::atomic_rmw<detail::atomic_types::words>(
+      ptrs, value, mask, [](T a, T b) { return b < a ? b : a; }, loc);
 }
 
 /// *p = value; returns the old value.
@@ -107,7 +121,38 @@ template <class P, class V, class M = bool>
 auto atomic_xchg(const P &ptrs, const V &value, const M &mask = true,
                  std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
-  return detail::atomic_rmw<true>(ptrs, value, mask, [](T, T b) { return b; }, loc);
+  return detail::atomic_rmw<detail::atomic_types::with_double>(
+      ptrs, value, mask, [](T, T b) { return b; }, loc);
+}
+
+/// *p &= value; returns the old value (integers).
+template <class P, class V, class M = bool>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
+auto atomic_and(const P &ptrs, const V &value, const M &mask = true,
+                std::source_location loc = std::source_location::current()) {
+  using T = detail::pointee_t<P>;
+  return detail::atomic_rmw<detail::atomic_types::integers>(
+      ptrs, value, mask, [](T a, T b) { return T(a & b); }, loc);
+}
+
+/// *p |= value; returns the old value (integers).
+template <class P, class V, class M = bool>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
+auto atomic_or(const P &ptrs, const V &value, const M &mask = true,
+               std::source_location loc = std::source_location::current()) {
+  using T = detail::pointee_t<P>;
+  return detail::atomic_rmw<detail::atomic_types::integers>(
+      ptrs, value, mask, [](T a, T b) { return T(a | b); }, loc);
+}
+
+/// *p ^= value; returns the old value (integers).
+template <class P, class V, class M = bool>
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
+auto atomic_xor(const P &ptrs, const V &value, const M &mask = true,
+                std::source_location loc = std::source_location::current()) {
+  using T = detail::pointee_t<P>;
+  return detail::atomic_rmw<detail::atomic_types::integers>(
+      ptrs, value, mask, [](T a, T b) { return T(a ^ b); }, loc);
 }
 
 /// if (*p == cmp) *p = value (bit patterns compared); returns the old value.
@@ -117,7 +162,7 @@ auto atomic_cas(const P &ptrs, const C &cmp, const V &value,
                 std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   using S = detail::result_shape_t<P, C, V>;
-  detail::check_atomic_type<true, T>();
+  detail::check_atomic_type<detail::atomic_types::with_double, T>();
   return detail::map_lanes<T>(
       [&loc](int lane, T *p, const auto &c, const auto &v) {
         detail::check_access(p, sizeof(T), detail::access::atomic, loc,

@@ -86,20 +86,55 @@ template <MemSem SEM, MemScope SCOPE, class T> __device__ inline T atom_int_min(
 }
 } // namespace detail
 
-/// *p += v; returns the old value. T: a 32/64-bit integer, float or double.
+namespace detail {
+/// *p = bf16(*p + v) by compare-and-swap of the 16-bit word (sm_80 and sm_89 have no bf16
+/// atom.add); the sum rounds to nearest even, as the instruction's does.
+template <MemSem SEM, MemScope SCOPE>
+__device__ inline unsigned short atom_bf16_add_cas(__nv_bfloat16 *p, __nv_bfloat16 v) {
+  unsigned short cur = *reinterpret_cast<volatile unsigned short *>(p), seen;
+  while (true) {
+    const unsigned short want = __bfloat16_as_ushort(
+        __float2bfloat16_rn(__bfloat162float(__ushort_as_bfloat16(cur)) + __bfloat162float(v)));
+    TILEC_ATOM_ORDERED(TILEC_ATOM_CAS, ".cas.b16", "h", seen, p, cur, want)
+    if (seen == cur)
+      return cur;
+    cur = seen;
+  }
+}
+} // namespace detail
+
+/// *p += v; returns the old value. T: a 32/64-bit integer, float, double, half or bfloat16
+/// (16-bit sums round to nearest even).
 template <MemSem SEM = MemSem::acq_rel, MemScope SCOPE = MemScope::gpu, class T>
 __device__ inline T atomic_add(T *p, T v) {
-  static_assert(detail::is_int_word_v<T> || is_same_v<T, float> || is_same_v<T, double>,
-                "atomic_add takes 32/64-bit integers, float or double");
-  T old;
-  if constexpr (is_same_v<T, float>) {
-    TILEC_ATOM_ORDERED(TILEC_ATOM_RMW, ".add.f32", "f", old, p, v)
-  } else if constexpr (is_same_v<T, double>) {
-    TILEC_ATOM_ORDERED(TILEC_ATOM_RMW, ".add.f64", "d", old, p, v)
+  static_assert(detail::is_int_word_v<T> || is_same_v<T, float> || is_same_v<T, double> ||
+                    is_same_v<T, __half> || is_same_v<T, __nv_bfloat16>,
+                "atomic_add takes 32/64-bit integers, float, double, half or bfloat16");
+  if constexpr (is_same_v<T, __half>) {
+    unsigned short o;
+    const unsigned short b = __half_as_ushort(v);
+    TILEC_ATOM_ORDERED(TILEC_ATOM_RMW, ".add.noftz.f16", "h", o, p, b)
+    return __ushort_as_half(o);
+  } else if constexpr (is_same_v<T, __nv_bfloat16>) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned short o;
+    const unsigned short b = __bfloat16_as_ushort(v);
+    TILEC_ATOM_ORDERED(TILEC_ATOM_RMW, ".add.noftz.bf16", "h", o, p, b)
+    return __ushort_as_bfloat16(o);
+#else
+    return __ushort_as_bfloat16(detail::atom_bf16_add_cas<SEM, SCOPE>(p, v));
+#endif
   } else {
-    TILEC_ATOM_INT(".add.u32", ".add.u64", old, p, v) // two's complement: one add for both
+    T old;
+    if constexpr (is_same_v<T, float>) {
+      TILEC_ATOM_ORDERED(TILEC_ATOM_RMW, ".add.f32", "f", old, p, v)
+    } else if constexpr (is_same_v<T, double>) {
+      TILEC_ATOM_ORDERED(TILEC_ATOM_RMW, ".add.f64", "d", old, p, v)
+    } else {
+      TILEC_ATOM_INT(".add.u32", ".add.u64", old, p, v) // two's complement: one add for both
+    }
+    return old;
   }
-  return old;
 }
 
 /// *p = max(*p, v); returns the old value. T: a 32/64-bit integer, float or double.
