@@ -70,4 +70,22 @@ TEST(GpuAtomics, HalfAndBfloat16Sums) {
   check_small_sums<tl::bfloat16>(77);
 }
 
+TEST(GpuAtomics, OrderingsOtherThanTheDefault) {
+  REQUIRE_GPU();
+  const int n = 999;
+  std::mt19937 rng(9);
+  std::vector<int32_t> x(n);
+  for (int32_t &v : x)
+    v = int32_t(rng() % 10000);
+  std::vector<int32_t> counts(20, 0);
+  for (int i = 12; i < 16; ++i)
+    counts[i] = 1 << 30; // minima start high
+  counts[16] = counts[17] = counts[18] = counts[19] = -3; // guards
+  Mirror<int32_t> dx(x), dcounts(counts);
+  tilec::interpret::launch(host::ordered_counts<256>, tilec::Grid{4}, x.data(), counts.data(), n);
+  ordered_counts<256>(tilec::Grid{4}, nullptr, dx.ptr(), dcounts.ptr(), n, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_same_bits(dcounts.get(), counts, "counts, maxima, minima");
+}
+
 } // namespace

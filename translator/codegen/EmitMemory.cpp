@@ -94,9 +94,17 @@ void KernelEmitter::emitAtomic(const Op &op) {
   const Value *ptrs = op.operands[0];
   const Value *mask = (!cas && op.operands.size() > 2) ? op.operands[2] : nullptr;
   std::string T = r->type.cudaElem(), name = nameOf(r);
+  // An ordering other than Triton's default (acq_rel, gpu) is spelled as template arguments.
+  std::string ordering;
+  if (op.attrs.size() == 2) {
+    static const char *sems[] = {"relaxed", "acquire", "release", "acq_rel"};
+    static const char *scopes[] = {"cta", "gpu", "sys"};
+    ordering = std::string("<tilec::MemSem::") + sems[op.attrs[0].value()] +
+               ", tilec::MemScope::" + scopes[op.attrs[1].value()] + ">";
+  }
   auto call = [&](const std::string &i) {
-    std::string c =
-        "tilec::atomic_" + op.opcode + "(" + elem(ptrs, i) + ", " + elem(op.operands[1], i);
+    std::string c = "tilec::atomic_" + op.opcode + ordering + "(" + elem(ptrs, i) + ", " +
+                    elem(op.operands[1], i);
     if (cas)
       c += ", " + elem(op.operands[2], i);
     return c + ")";

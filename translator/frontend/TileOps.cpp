@@ -6,8 +6,10 @@
 //   tl::argmax<1>(v)               %6 = reduce "argmax" %5:v [1] : tile<int, BM>
 //   tl::rand(seed, offs)           %6 = random "rand" %1:seed, %5:offs : tile<float, BLOCK>
 //   tl::atomic_add(p + offs, v, m) %8 = atomic "add" %6, %7, %5 : tile<float, BLOCK>
+//   tl::atomic_add(p, v, tl::sem::relaxed, tl::scope::cta)  the same with attrs [0, 0]
 #include "frontend/Lowerer.h"
 
+#include <optional>
 #include <set>
 
 namespace tilec {
@@ -22,6 +24,30 @@ const std::set<std::string> kRandom = {"rand", "randn", "randint"};
 const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min",
                                         "atomic_xchg", "atomic_cas", "atomic_and",
                                         "atomic_or",  "atomic_xor"};
+
+/// An atomic's trailing ordering argument (`tl::sem::relaxed`, `tl::scope::cta`, ...): which of
+/// the two it is ("sem" or "scope") and the index of its value in the device library's
+/// MemSem / MemScope, or nothing when the argument is not one.
+std::optional<std::pair<std::string, int>> orderingArg(const Expr *e) {
+  const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto *c = ref ? dyn_cast<EnumConstantDecl>(ref->getDecl()) : nullptr;
+  if (!c)
+    return std::nullopt;
+  const auto *en = dyn_cast<EnumDecl>(c->getDeclContext());
+  const auto *ns = en ? dyn_cast<NamespaceDecl>(en->getDeclContext()) : nullptr;
+  if (!ns || ns->getName() != "tl")
+    return std::nullopt;
+  const std::string kind = en->getNameAsString(), name = c->getNameAsString();
+  if (kind != "sem" && kind != "scope")
+    return std::nullopt;
+  static const std::vector<std::string> sems = {"relaxed", "acquire", "release", "acq_rel"};
+  static const std::vector<std::string> scopes = {"cta", "gpu", "sys"};
+  const auto &names = kind == "sem" ? sems : scopes;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name)
+      return std::make_pair(kind, int(i));
+  return std::nullopt;
+}
 
 /// The type a reduction accumulates and returns, as the interpreter (Triton's rules):
 /// sums of integers narrower than 32 bits widen to 32 bits keeping their signedness (bool is
@@ -253,6 +279,17 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
   }
 
   if (kAtomics.count(n)) {
+    // Trailing orderings are not operands: they go on the op (attrs: sem, scope).
+    int sem = 3, scope = 1; // acq_rel at GPU scope, Triton's default
+    bool ordered = false;
+    while (nargs > 2) {
+      auto o = orderingArg(call->getArg(nargs - 1));
+      if (!o)
+        break;
+      (o->first == "sem" ? sem : scope) = o->second;
+      ordered = true;
+      --nargs;
+    }
     bool cas = n == "atomic_cas";
     unsigned lo = cas ? 3 : 2, hi = cas ? 3 : 3;
     if (nargs < lo || nargs > hi) {
@@ -309,6 +346,8 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
     }
     Op *op = emit(OpKind::Atomic, ops, Type{e, false, false, ptrs->type.shape}, call);
     op->opcode = n.substr(7); // "add", "max", ...
+    if (ordered && (sem != 3 || scope != 1))
+      op->attrs = {SymExpr(sem), SymExpr(scope)};
     return op->result;
   }
   return nullptr;

@@ -23,3 +23,15 @@ TILEC_KERNEL void small_sums(const T *x, T *sums, int n) {
   auto mask = offs < n;
   tl::atomic_add(sums + offs % 16, tl::load(x + offs, mask), mask);
 }
+
+// Counts and maxima with orderings other than the default (Triton's sem= / scope=): the values
+// are the same whatever the ordering.
+template <int BLOCK>
+TILEC_KERNEL void ordered_counts(const int32_t *x, int32_t *counts, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto v = tl::load(x + offs, mask, 0);
+  tl::atomic_add(counts + v % 8, 1, mask, tl::sem::relaxed);
+  tl::atomic_max(counts + 8 + v % 4, v, mask, tl::sem::release, tl::scope::sys);
+  tl::atomic_min(counts + 12 + v % 4, v, mask, tl::sem::acquire);
+}

@@ -18,11 +18,15 @@
 #include <tilec/tl/memory.h>
 
 namespace tl {
+
+/// Memory ordering of an atomic (Triton's `sem=`): acq_rel when not given, as in Triton.
+enum class sem { relaxed, acquire, release, acq_rel };
+/// Which threads an atomic orders with (Triton's `scope=`): gpu when not given.
+enum class scope { cta, gpu, sys };
+
 namespace detail {
 
-template <class P> struct pointee {
-  using type = std::remove_pointer_t<elem_t<P>>;
-};
+template <class P> struct pointee { using type = std::remove_pointer_t<elem_t<P>>; };
 template <class P> using pointee_t = typename pointee<P>::type;
 
 template <class P>
@@ -87,19 +91,18 @@ auto atomic_rmw(const P &ptrs, const V &value, const M &mask, const Op &op,
 /// *p += value; returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_add(const P &ptrs, const V &value, const M &mask = true,
-                std::source_location loc = std::source_location::current()) {
+auto atomic_add(const P &ptrs, const V &value, const M &mask = true, sem = sem::acq_rel,
+                scope = scope::gpu, std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   return detail::atomic_rmw<detail::atomic_types::for_add>(
-      ptrs, value, mask, [](T a, T b) { return detail::convert<T>(detail::op_add<T>(a, b)); },
-      loc);
+      ptrs, value, mask, [](T a, T b) { return detail::convert<T>(detail::op_add<T>(a, b)); }, loc);
 }
 
 /// *p = max(*p, value); returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_max(const P &ptrs, const V &value, const M &mask = true,
-                std::source_location loc = std::source_location::current()) {
+auto atomic_max(const P &ptrs, const V &value, const M &mask = true, sem = sem::acq_rel,
+                scope = scope::gpu, std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   return detail::atomic_rmw<detail::atomic_types::words>(
       ptrs, value, mask, [](T a, T b) { return a < b ? b : a; }, loc);
@@ -108,8 +111,8 @@ auto atomic_max(const P &ptrs, const V &value, const M &mask = true,
 /// *p = min(*p, value); returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_min(const P &ptrs, const V &value, const M &mask = true,
-                std::source_location loc = std::source_location::current()) {
+auto atomic_min(const P &ptrs, const V &value, const M &mask = true, sem = sem::acq_rel,
+                scope = scope::gpu, std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   return detail::atomic_rmw<detail::atomic_types::words>(
       ptrs, value, mask, [](T a, T b) { return b < a ? b : a; }, loc);
@@ -118,8 +121,8 @@ auto atomic_min(const P &ptrs, const V &value, const M &mask = true,
 /// *p = value; returns the old value.
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_xchg(const P &ptrs, const V &value, const M &mask = true,
-                 std::source_location loc = std::source_location::current()) {
+auto atomic_xchg(const P &ptrs, const V &value, const M &mask = true, sem = sem::acq_rel,
+                 scope = scope::gpu, std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   return detail::atomic_rmw<detail::atomic_types::with_double>(
       ptrs, value, mask, [](T, T b) { return b; }, loc);
@@ -128,8 +131,8 @@ auto atomic_xchg(const P &ptrs, const V &value, const M &mask = true,
 /// *p &= value; returns the old value (integers).
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_and(const P &ptrs, const V &value, const M &mask = true,
-                std::source_location loc = std::source_location::current()) {
+auto atomic_and(const P &ptrs, const V &value, const M &mask = true, sem = sem::acq_rel,
+                scope = scope::gpu, std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   return detail::atomic_rmw<detail::atomic_types::integers>(
       ptrs, value, mask, [](T a, T b) { return T(a & b); }, loc);
@@ -138,8 +141,8 @@ auto atomic_and(const P &ptrs, const V &value, const M &mask = true,
 /// *p |= value; returns the old value (integers).
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_or(const P &ptrs, const V &value, const M &mask = true,
-               std::source_location loc = std::source_location::current()) {
+auto atomic_or(const P &ptrs, const V &value, const M &mask = true, sem = sem::acq_rel,
+               scope = scope::gpu, std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   return detail::atomic_rmw<detail::atomic_types::integers>(
       ptrs, value, mask, [](T a, T b) { return T(a | b); }, loc);
@@ -148,8 +151,8 @@ auto atomic_or(const P &ptrs, const V &value, const M &mask = true,
 /// *p ^= value; returns the old value (integers).
 template <class P, class V, class M = bool>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V> && detail::is_mask_v<M>
-auto atomic_xor(const P &ptrs, const V &value, const M &mask = true,
-                std::source_location loc = std::source_location::current()) {
+auto atomic_xor(const P &ptrs, const V &value, const M &mask = true, sem = sem::acq_rel,
+                scope = scope::gpu, std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   return detail::atomic_rmw<detail::atomic_types::integers>(
       ptrs, value, mask, [](T a, T b) { return T(a ^ b); }, loc);
@@ -158,7 +161,7 @@ auto atomic_xor(const P &ptrs, const V &value, const M &mask = true,
 /// if (*p == cmp) *p = value (bit patterns compared); returns the old value.
 template <class P, class C, class V>
   requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<C> && detail::is_operand_v<V>
-auto atomic_cas(const P &ptrs, const C &cmp, const V &value,
+auto atomic_cas(const P &ptrs, const C &cmp, const V &value, sem = sem::acq_rel, scope = scope::gpu,
                 std::source_location loc = std::source_location::current()) {
   using T = detail::pointee_t<P>;
   using S = detail::result_shape_t<P, C, V>;
@@ -174,5 +177,23 @@ auto atomic_cas(const P &ptrs, const C &cmp, const V &value,
       },
       ptrs, cmp, value);
 }
+
+/// The atomics above with an ordering and no mask: `tl::atomic_add(p, v, tl::sem::relaxed)`.
+/// The interpreter runs lanes one after another, so every ordering gives the same values.
+#define TILEC_ATOMIC_ORDERED_WITHOUT_MASK(NAME)                                                    \
+  template <class P, class V>                                                                      \
+  requires detail::is_atomic_ptrs_v<P> && detail::is_operand_v<V>                                  \
+  auto NAME(const P &ptrs, const V &value, sem s, scope sc = scope::gpu,                           \
+            std::source_location loc = std::source_location::current()) {                          \
+    return NAME(ptrs, value, true, s, sc, loc);                                                    \
+  }
+TILEC_ATOMIC_ORDERED_WITHOUT_MASK(atomic_add)
+TILEC_ATOMIC_ORDERED_WITHOUT_MASK(atomic_max)
+TILEC_ATOMIC_ORDERED_WITHOUT_MASK(atomic_min)
+TILEC_ATOMIC_ORDERED_WITHOUT_MASK(atomic_xchg)
+TILEC_ATOMIC_ORDERED_WITHOUT_MASK(atomic_and)
+TILEC_ATOMIC_ORDERED_WITHOUT_MASK(atomic_or)
+TILEC_ATOMIC_ORDERED_WITHOUT_MASK(atomic_xor)
+#undef TILEC_ATOMIC_ORDERED_WITHOUT_MASK
 
 } // namespace tl

@@ -1,0 +1,30 @@
+// Atomics with Triton's `sem=` / `scope=`: trailing tl::sem / tl::scope arguments become the
+// op's attrs [sem] [scope] (absent for the default: acq_rel at GPU scope) and the device
+// call's template arguments; with or without a mask, and on atomic_cas.
+#include <tilec/tl.h>
+
+template <int BLOCK>
+TILEC_KERNEL void ordered(int *counts, float *sums, unsigned *flags, int *lock, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  tl::atomic_add(counts + offs % 4, 1, tl::sem::relaxed);
+  tl::atomic_add(sums + offs % 4, 0.5f, mask, tl::sem::release, tl::scope::cta);
+  tl::atomic_or(flags + offs % 2, 1u, mask, tl::sem::acq_rel, tl::scope::gpu);
+  tl::atomic_max(counts + 4 + offs % 2, offs, mask, tl::scope::sys);
+  int old = tl::atomic_cas(lock, 0, 1, tl::sem::acquire);
+  tl::store(counts + 6, old);
+}
+
+// IR-LABEL: kernel @ordered<int BLOCK>
+// IR:       = atomic "add" {{.*}} [0] [1] : tile<int, BLOCK>
+// IR:       = atomic "add" {{.*}} [2] [0] : tile<float, BLOCK>
+// IR:       = atomic "or" {{.*}} : tile<unsigned, BLOCK>
+// IR-NOT:   [3] [1]
+// IR:       = atomic "max" {{.*}} [3] [2] : tile<int, BLOCK>
+// IR:       :old = atomic "cas" {{.*}} [1] [1] : int
+
+// CU:       tilec::atomic_add<tilec::MemSem::relaxed, tilec::MemScope::gpu>(
+// CU:       tilec::atomic_add<tilec::MemSem::release, tilec::MemScope::cta>(
+// CU:       tilec::atomic_or(
+// CU:       tilec::atomic_max<tilec::MemSem::acq_rel, tilec::MemScope::sys>(
+// CU:       tilec::atomic_cas<tilec::MemSem::acquire, tilec::MemScope::gpu>(
