@@ -53,8 +53,8 @@ template <class T> void check_small_sums(int n) {
   for (int i = 16; i < 20; ++i)
     sums[i] = T(-9.0f); // guards
   Mirror<T> dx(x), dsums(sums);
-  tilec::interpret::launch(host::small_sums<T, 128>, tilec::Grid{uint32_t((n + 127) / 128)}, x.data(),
-                           sums.data(), n);
+  tilec::interpret::launch(host::small_sums<T, 128>, tilec::Grid{uint32_t((n + 127) / 128)},
+                           x.data(), sums.data(), n);
   small_sums<T, 128>(tilec::Grid{uint32_t((n + 127) / 128)}, nullptr, dx.ptr(), dsums.ptr(), n,
                      {.num_warps = 4});
   tilec_test::synchronize();
@@ -79,13 +79,15 @@ TEST(GpuAtomics, OrderingsOtherThanTheDefault) {
     v = int32_t(rng() % 10000);
   std::vector<int32_t> counts(20, 0);
   for (int i = 12; i < 16; ++i)
-    counts[i] = 1 << 30; // minima start high
-  counts[16] = counts[17] = counts[18] = counts[19] = -3; // guards
+    counts[i] = 1 << 30;                     // minima start high
+  counts[16] = -3;                           // counts n lanes from -3
+  counts[17] = counts[18] = counts[19] = -3; // guards
   Mirror<int32_t> dx(x), dcounts(counts);
   tilec::interpret::launch(host::ordered_counts<256>, tilec::Grid{4}, x.data(), counts.data(), n);
   ordered_counts<256>(tilec::Grid{4}, nullptr, dx.ptr(), dcounts.ptr(), n, {.num_warps = 4});
   tilec_test::synchronize();
   expect_same_bits(dcounts.get(), counts, "counts, maxima, minima");
+  EXPECT_EQ(counts[16], n - 3); // the interpreter counted every lane once
 }
 
 } // namespace

@@ -309,14 +309,6 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       Value *v = castTo(lowerExpr(call->getArg(i)), ptrs->type.elem, call->getArg(i));
       if (!v)
         return nullptr;
-      if (v->type.isTile() && !sameShape(v->type.shape, ptrs->type.shape)) {
-        error(call->getArg(i),
-              "value shape " + v->type.shapeStr() + " differs from " + ptrs->type.shapeStr());
-        return nullptr;
-      }
-      if (v->type.isScalar() && ptrs->type.isTile())
-        v = emit(OpKind::Splat, {v}, Type{v->type.elem, false, false, ptrs->type.shape}, call)
-                ->result;
       ops.push_back(v);
     }
     if (!cas && nargs == 3) {
@@ -329,6 +321,32 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       }
       ops.push_back(mask);
     }
+    // Pointers, values and mask broadcast together, as in the interpreter: a plain pointer
+    // with a tile of values (or a tile mask) updates its one location once per lane.
+    const Value *shaped = nullptr;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (!ops[i]->type.isTile())
+        continue;
+      if (!shaped) {
+        shaped = ops[i];
+      } else if (!sameShape(ops[i]->type.shape, shaped->type.shape)) {
+        error(call->getArg(unsigned(i)),
+              std::string(i == 0 ? "pointer" : i + 1 == ops.size() && !cas && nargs == 3
+                                                   ? "mask"
+                                                   : "value") +
+                  " shape " + ops[i]->type.shapeStr() + " differs from " +
+                  shaped->type.shapeStr());
+        return nullptr;
+      }
+    }
+    if (shaped)
+      for (Value *&x : ops)
+        if (x->type.isScalar())
+          x = emit(OpKind::Splat, {x}, Type{x->type.elem, x->type.pointer, x->type.pointeeConst,
+                                            shaped->type.shape},
+                   call)
+                  ->result;
+    ptrs = ops[0];
     const ElemType &e = ptrs->type.elem;
     bool integer = e.is(ScalarKind::I32) || e.is(ScalarKind::U32) || e.is(ScalarKind::I64) ||
                    e.is(ScalarKind::U64);

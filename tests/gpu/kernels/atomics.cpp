@@ -25,7 +25,7 @@ TILEC_KERNEL void small_sums(const T *x, T *sums, int n) {
 }
 
 // Counts and maxima with orderings other than the default (Triton's sem= / scope=): the values
-// are the same whatever the ordering.
+// are the same whatever the ordering. The last counts every lane through a plain pointer.
 template <int BLOCK>
 TILEC_KERNEL void ordered_counts(const int32_t *x, int32_t *counts, int n) {
   auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -34,4 +34,5 @@ TILEC_KERNEL void ordered_counts(const int32_t *x, int32_t *counts, int n) {
   tl::atomic_add(counts + v % 8, 1, mask, tl::sem::relaxed);
   tl::atomic_max(counts + 8 + v % 4, v, mask, tl::sem::release, tl::scope::sys);
   tl::atomic_min(counts + 12 + v % 4, v, mask, tl::sem::acquire);
+  tl::atomic_add(counts + 16, 1, mask, tl::sem::relaxed); // one location, once per lane
 }
