@@ -3,6 +3,7 @@
 // runtime, which then launches them without NVRTC.
 #include "codegen/Codegen.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tilec {
@@ -65,6 +66,60 @@ std::vector<unsigned> aotDiv16Masks(const Kernel &k) {
   if (all != pointers)
     masks.push_back(all);
   return masks;
+}
+
+std::string checkAotArgs(const Kernel &k, AotSpec &s) {
+  // The runtime names a specialization with these spellings (tilec::cuda_type_name): an
+  // instance registered under another spelling of the same type would never be found.
+  static const std::vector<std::pair<std::string, std::string>> types = {
+      {"bool", "bool"},
+      {"int8_t", "int8_t"},
+      {"uint8_t", "uint8_t"},
+      {"int16_t", "int16_t"},
+      {"uint16_t", "uint16_t"},
+      {"int32_t", "int32_t"},
+      {"int", "int32_t"},
+      {"uint32_t", "uint32_t"},
+      {"unsigned", "uint32_t"},
+      {"unsigned int", "uint32_t"},
+      {"int64_t", "int64_t"},
+      {"long long", "int64_t"},
+      {"uint64_t", "uint64_t"},
+      {"unsigned long long", "uint64_t"},
+      {"float", "float"},
+      {"double", "double"},
+      {"tl::half", "tl::half"},
+      {"__half", "tl::half"},
+      {"tl::bfloat16", "tl::bfloat16"},
+      {"__nv_bfloat16", "tl::bfloat16"},
+      {"tl::float8_e4m3", "tl::float8_e4m3"},
+      {"tl::float8_e5m2", "tl::float8_e5m2"},
+  };
+  for (size_t i = 0; i < s.templateArgs.size() && i < k.templateParams.size(); ++i) {
+    std::string &a = s.templateArgs[i];
+    const TemplateParam &p = k.templateParams[i];
+    const std::string where = "template argument '" + a + "' for " + p.name + ": ";
+    if (p.kind == TemplateParam::Kind::Type) {
+      auto t = std::find_if(types.begin(), types.end(), [&](auto &e) { return e.first == a; });
+      if (t == types.end())
+        return where +
+               "not an element type; use bool, int8_t ... int64_t, uint8_t ... uint64_t, "
+               "float, double, tl::half, tl::bfloat16, tl::float8_e4m3 or tl::float8_e5m2";
+      a = t->second;
+    } else if (p.kind == TemplateParam::Kind::Bool) {
+      if (a != "true" && a != "false")
+        return where + "write true or false";
+    } else {
+      size_t digits = a.size() > 1 && a[0] == '-' ? 1 : 0;
+      bool literal = digits < a.size() &&
+                     std::all_of(a.begin() + long(digits), a.end(), [](char c) {
+                       return c >= '0' && c <= '9';
+                     });
+      if (!literal)
+        return where + "write a decimal integer (the runtime names specializations by value)";
+    }
+  }
+  return "";
 }
 
 std::string nameExpression(const Kernel &k, const AotSpec &s, unsigned div16) {

@@ -87,6 +87,10 @@ struct AotSpec {
 };
 /// Parses a spec; returns an error message or "".
 std::string parseAotSpec(const std::string &text, AotSpec &out);
+/// Checks a spec's template arguments against k's parameters (element types, true/false,
+/// decimal integers) and rewrites type arguments in the runtime's spelling (`int` is
+/// `int32_t`); returns an error message or "".
+std::string checkAotArgs(const Kernel &k, AotSpec &s);
 
 /// The DIV16 masks instantiated ahead of time: none, pointers only, every eligible argument.
 std::vector<unsigned> aotDiv16Masks(const Kernel &k);

@@ -159,6 +159,11 @@ public:
             failed_ = true;
             return;
           }
+          if (std::string err = checkAotArgs(*k, s); !err.empty()) {
+            std::cerr << "tilec: error: --aot '" << text << "': " << err << "\n";
+            failed_ = true;
+            return;
+          }
         }
       if (known)
         specs.push_back(s);
