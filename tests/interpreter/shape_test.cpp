@@ -159,3 +159,24 @@ TEST(Shape, TwoDimensionalPointers) {
     EXPECT_TRUE(out.guards_intact()) << rows << "x" << cols;
   }
 }
+
+// Triton's interleave, cat and ravel: interleave alternates along the last axis, cat of rank-1
+// tiles is the interleaving (Triton leaves its order unspecified), ravel is row-major.
+TEST(Shape, InterleaveCatRavel) {
+  auto a = tl::arange<0, 4>(), b = tl::arange<10, 14>();
+  auto ab = tl::interleave(a, b);
+  static_assert(std::is_same_v<decltype(ab), tl::tile<int, 8>>);
+  const int want[8] = {0, 10, 1, 11, 2, 12, 3, 13};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(tl::detail::at(ab, i), want[i]) << i;
+  auto c = tl::cat(b, a);
+  EXPECT_EQ(tl::detail::at(c, 0), 10);
+  EXPECT_EQ(tl::detail::at(c, 1), 0);
+  auto m = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
+  auto w = tl::interleave(m, -m); // [2, 8]
+  static_assert(std::is_same_v<decltype(w), tl::tile<int, 2, 8>>);
+  EXPECT_EQ(tl::detail::at(w, 9), -10); // row 1: 10, -10, 11, -11, ...
+  auto flat = tl::ravel(m);
+  static_assert(std::is_same_v<decltype(flat), tl::tile<int, 8>>);
+  EXPECT_EQ(tl::detail::at(flat, 5), 11);
+}

@@ -13,7 +13,7 @@ using namespace clang;
 
 bool Lowerer::isShapeOpName(const std::string &n) {
   return n == "expand_dims" || n == "trans" || n == "permute" || n == "reshape" ||
-         n == "broadcast_to" || n == "join";
+         n == "broadcast_to" || n == "join" || n == "interleave" || n == "cat" || n == "ravel";
 }
 
 /// tl::join(a, b): a new last axis of size 2 holding a then b, written with the operations the
@@ -113,6 +113,54 @@ Value *Lowerer::lowerShapeOp(const CallExpr *call, const Callee &c) {
     Value *a = arg(0);
     Value *b = a ? arg(1) : nullptr;
     return a && b ? lowerJoin(call, a, b) : nullptr;
+  }
+  // interleave and cat: join, then the last two axes merged (cat, whose order Triton leaves
+  // unspecified, is the interleaving of rank-1 tiles); ravel: one axis.
+  if (n == "interleave" || n == "cat") {
+    if (!want(2))
+      return nullptr;
+    Value *a = arg(0);
+    Value *b = a ? arg(1) : nullptr;
+    if (!a || !b)
+      return nullptr;
+    if (a->type.isScalar() || b->type.isScalar() || !sameShape(a->type.shape, b->type.shape)) {
+      error(call, "tl::" + n + " takes two tiles of the same shape");
+      return nullptr;
+    }
+    if (n == "cat" && a->type.shape.size() != 1) {
+      error(call, "tl::cat is translated for rank-1 tiles; for rank-2 ones write two stores, or "
+                  "tl::join and index the new axis");
+      return nullptr;
+    }
+    if (a->type.shape.size() > 2) {
+      error(call, "tl::interleave takes rank-1 or rank-2 tiles");
+      return nullptr;
+    }
+    Value *j = lowerJoin(call, a, b);
+    if (!j)
+      return nullptr;
+    Type t = a->type;
+    t.shape.back() = SymExpr(2) * t.shape.back();
+    return emit(OpKind::Reshape, {j}, t, call)->result;
+  }
+  if (n == "ravel") {
+    if (!want(1))
+      return nullptr;
+    Value *v = arg(0);
+    if (!v)
+      return nullptr;
+    if (v->type.isScalar()) {
+      error(call, "tl::ravel takes a tile");
+      return nullptr;
+    }
+    if (v->type.shape.size() == 1)
+      return v;
+    Type t = v->type;
+    SymExpr all = t.shape[0];
+    for (size_t i = 1; i < t.shape.size(); ++i)
+      all = all * t.shape[i];
+    t.shape = {all};
+    return emit(OpKind::Reshape, {v}, t, call)->result;
   }
   if (n == "expand_dims") {
     if (!want(1) || !wantTemplateArgs(1))

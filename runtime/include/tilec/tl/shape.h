@@ -154,6 +154,32 @@ auto join(const A &a, const B &b) {
   return r;
 }
 
+/// Triton's interleave: a and b (tiles of one shape) alternate along the last axis, which
+/// doubles: reshape(join(a, b)) with the last two axes merged.
+template <class T, int D0, int... Ds> auto interleave(const tile<T, D0, Ds...> &a,
+                                                      const tile<T, D0, Ds...> &b) {
+  const auto j = join(a, b);
+  if constexpr (sizeof...(Ds) == 0) {
+    return reshape<2 * D0>(j);
+  } else {
+    static_assert(sizeof...(Ds) == 1, "tl::interleave takes rank-1 or rank-2 tiles");
+    return reshape<D0, 2 * (Ds * ...)>(j);
+  }
+}
+
+/// Triton's ravel: the elements in row-major order as a rank-1 tile.
+template <class T, int D0, int... Ds> auto ravel(const tile<T, D0, Ds...> &t) {
+  return reshape<(D0 * ... * Ds)>(t);
+}
+
+/// Triton's cat(a, b, can_reorder=True) of rank-1 tiles: every element of a and of b once, in
+/// an order Triton leaves unspecified; here (and on the GPU) interleaved, a[0], b[0], a[1], ...
+/// Use it where the order does not matter (a sum, a set of values to store at their own
+/// offsets cat'ed the same way).
+template <class T, int N> auto cat(const tile<T, N> &a, const tile<T, N> &b) {
+  return interleave(a, b);
+}
+
 /// The inverse of join: a tile whose last axis has size 2 -> {t[..., 0], t[..., 1]}
 /// (scalars when t has rank 1).
 template <class T, int D0, int... Ds> auto split(const tile<T, D0, Ds...> &t) {
