@@ -96,12 +96,9 @@ void KernelEmitter::emitAtomic(const Op &op) {
   std::string T = r->type.cudaElem(), name = nameOf(r);
   // An ordering other than Triton's default (acq_rel, gpu) is spelled as template arguments.
   std::string ordering;
-  if (op.attrs.size() == 2) {
-    static const char *sems[] = {"relaxed", "acquire", "release", "acq_rel"};
-    static const char *scopes[] = {"cta", "gpu", "sys"};
-    ordering = std::string("<tilec::MemSem::") + sems[op.attrs[0].value()] +
-               ", tilec::MemScope::" + scopes[op.attrs[1].value()] + ">";
-  }
+  if (op.attrs.size() == 2)
+    ordering = std::string("<tilec::MemSem::") + kAtomicSems[op.attrs[0].value()] +
+               ", tilec::MemScope::" + kAtomicScopes[op.attrs[1].value()] + ">";
   auto call = [&](const std::string &i) {
     std::string c = "tilec::atomic_" + op.opcode + ordering + "(" + elem(ptrs, i) + ", " +
                     elem(op.operands[1], i);

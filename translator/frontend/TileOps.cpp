@@ -6,9 +6,10 @@
 //   tl::argmax<1>(v)               %6 = reduce "argmax" %5:v [1] : tile<int, BM>
 //   tl::rand(seed, offs)           %6 = random "rand" %1:seed, %5:offs : tile<float, BLOCK>
 //   tl::atomic_add(p + offs, v, m) %8 = atomic "add" %6, %7, %5 : tile<float, BLOCK>
-//   tl::atomic_add(p, v, tl::sem::relaxed, tl::scope::cta)  the same with attrs [0, 0]
+//   tl::atomic_add(p, v, tl::sem::relaxed, tl::scope::cta)  the same with attrs [0] [0]
 #include "frontend/Lowerer.h"
 
+#include <iterator>
 #include <optional>
 #include <set>
 
@@ -26,8 +27,8 @@ const std::set<std::string> kAtomics = {"atomic_add", "atomic_max", "atomic_min"
                                         "atomic_or",  "atomic_xor"};
 
 /// An atomic's trailing ordering argument (`tl::sem::relaxed`, `tl::scope::cta`, ...): which of
-/// the two it is ("sem" or "scope") and the index of its value in the device library's
-/// MemSem / MemScope, or nothing when the argument is not one.
+/// the two it is ("sem" or "scope") and the index of its value in kAtomicSems / kAtomicScopes,
+/// or nothing when the argument is not one.
 std::optional<std::pair<std::string, int>> orderingArg(const Expr *e) {
   const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
   const auto *c = ref ? dyn_cast<EnumConstantDecl>(ref->getDecl()) : nullptr;
@@ -40,13 +41,13 @@ std::optional<std::pair<std::string, int>> orderingArg(const Expr *e) {
   const std::string kind = en->getNameAsString(), name = c->getNameAsString();
   if (kind != "sem" && kind != "scope")
     return std::nullopt;
-  static const std::vector<std::string> sems = {"relaxed", "acquire", "release", "acq_rel"};
-  static const std::vector<std::string> scopes = {"cta", "gpu", "sys"};
-  const auto &names = kind == "sem" ? sems : scopes;
-  for (size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name)
-      return std::make_pair(kind, int(i));
-  return std::nullopt;
+  auto find = [&](const auto &names) -> std::optional<std::pair<std::string, int>> {
+    for (size_t i = 0; i < std::size(names); ++i)
+      if (name == names[i])
+        return std::make_pair(kind, int(i));
+    return std::nullopt;
+  };
+  return kind == "sem" ? find(kAtomicSems) : find(kAtomicScopes);
 }
 
 /// The type a reduction accumulates and returns, as the interpreter (Triton's rules):
@@ -311,7 +312,8 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
         return nullptr;
       ops.push_back(v);
     }
-    if (!cas && nargs == 3) {
+    const bool masked = !cas && nargs == 3;
+    if (masked) {
       Value *mask = lowerExpr(call->getArg(2));
       if (!mask)
         return nullptr;
@@ -330,12 +332,10 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       if (!shaped) {
         shaped = ops[i];
       } else if (!sameShape(ops[i]->type.shape, shaped->type.shape)) {
-        error(call->getArg(unsigned(i)),
-              std::string(i == 0 ? "pointer" : i + 1 == ops.size() && !cas && nargs == 3
-                                                   ? "mask"
-                                                   : "value") +
-                  " shape " + ops[i]->type.shapeStr() + " differs from " +
-                  shaped->type.shapeStr());
+        const char *what = i == 0 ? "pointer" : masked && i + 1 == ops.size() ? "mask" : "value";
+        error(call->getArg(unsigned(i)), std::string(what) + " shape " +
+                                             ops[i]->type.shapeStr() + " differs from " +
+                                             shaped->type.shapeStr());
         return nullptr;
       }
     }

@@ -75,6 +75,12 @@ enum class OpKind {
 
 const char *opKindName(OpKind k);
 
+/// An Atomic's ordering other than Triton's default (acq_rel at GPU scope) is its attrs
+/// [sem] [scope]: indices into these, which spell the device library's MemSem / MemScope and
+/// the tl::sem / tl::scope enumerators alike.
+inline constexpr const char *kAtomicSems[] = {"relaxed", "acquire", "release", "acq_rel"};
+inline constexpr const char *kAtomicScopes[] = {"cta", "gpu", "sys"};
+
 /// What the contiguity/divisibility analysis knows about an integer or pointer value,
 /// along the (single, for now) tile dimension; in elements, except `divisibility` of a
 /// pointer, which is in bytes.

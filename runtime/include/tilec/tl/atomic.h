@@ -26,7 +26,9 @@ enum class scope { cta, gpu, sys };
 
 namespace detail {
 
-template <class P> struct pointee { using type = std::remove_pointer_t<elem_t<P>>; };
+template <class P> struct pointee {
+  using type = std::remove_pointer_t<elem_t<P>>;
+};
 template <class P> using pointee_t = typename pointee<P>::type;
 
 template <class P>

@@ -76,13 +76,13 @@ auto cdiv(const A &a, const B &b) {
 }
 
 /// Division rounded to nearest (IEEE), as Triton's div_rn. A tile's `/` of floats on the GPU
-/// is Triton's default, an approximate division (within 2 ulp); here both are exact, as the
-/// interpreter is the reference.
+/// is Triton's default, an approximate division (within 2 ulp, tl::fdiv below); here both are
+/// exact, as the interpreter is the reference.
 template <class A, class B>
   requires detail::is_operand_v<A> && detail::is_operand_v<B>
 auto div_rn(const A &a, const B &b) {
   using R = detail::promote_div_t<A, B>;
-  static_assert(!detail::is_int_elem_v<R>, "tl::div_rn needs floating-point operands");
+  static_assert(!detail::is_int_elem_v<R>, "tl::div_rn and tl::fdiv need floating-point operands");
   return detail::map<R>([](const auto &x, const auto &y) { return detail::op_div<R>(x, y); }, a, b);
 }
 
@@ -91,9 +91,7 @@ auto div_rn(const A &a, const B &b) {
 template <class A, class B>
   requires detail::is_operand_v<A> && detail::is_operand_v<B>
 auto fdiv(const A &a, const B &b) {
-  using R = detail::promote_div_t<A, B>;
-  static_assert(!detail::is_int_elem_v<R>, "tl::fdiv needs floating-point operands");
-  return detail::map<R>([](const auto &x, const auto &y) { return detail::op_div<R>(x, y); }, a, b);
+  return div_rn(a, b);
 }
 
 /// The high half of the double-width product of two integers, taken as unsigned

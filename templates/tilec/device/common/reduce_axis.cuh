@@ -28,10 +28,10 @@ template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scra
 /// an array; arg_reduce_axis builds its (value, index) candidates through it, so that no array
 /// of candidates is ever held in registers). `later(acc, x)` combines a thread's own elements,
 /// x coming after everything in acc along DIM (arg reductions use that to skip the index
-/// comparison); it defaults to `op`.
-template <class P, int DIM, class T, class At, class Op, class Later = Op>
+/// comparison; plain reductions pass `op` again).
+template <class P, int DIM, class T, class At, class Op, class Later>
 __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned char *smem,
-                                      Later later = Later()) {
+                                      Later later) {
   static_assert(DIM == 0 || DIM == 1, "rank-2 tiles have dimensions 0 and 1");
   constexpr int PER_ROW = P::VEC * P::R1; // elements of one row held by a thread
   const int lane = tid % 32, warp = tid / 32;
