@@ -13,6 +13,7 @@
 // (<tilec/device/...>): NVRTC matches in-memory headers by exact include name.
 #pragma once
 
+#include <tilec/device/common/atomic_runs.cuh>
 #include <tilec/device/common/atomics.cuh>
 #include <tilec/device/common/broadcast.cuh>
 #include <tilec/device/common/compat.cuh>

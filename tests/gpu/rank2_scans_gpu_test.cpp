@@ -66,15 +66,16 @@ template <int BM, int BN> void check_ordered_scans(int m, int n, int num_warps) 
   std::vector<uint32_t> x(size_t(m) * n);
   for (uint32_t &v : x)
     v = ((rng() | 1u) << 16) | (rng() & 0xffffu); // odd a: invertible maps
-  auto rows = poisoned<uint32_t>(x.size()), cols = rows;
-  Mirror<uint32_t> dx(x), drows(rows), dcols(cols);
+  auto rows = poisoned<uint32_t>(x.size()), back = rows, cols = rows;
+  Mirror<uint32_t> dx(x), drows(rows), dback(back), dcols(cols);
   const uint32_t blocks = uint32_t((m + BM - 1) / BM);
   tilec::interpret::launch(host::ordered_scans<BM, BN>, tilec::Grid{blocks}, x.data(), rows.data(),
-                           cols.data(), m, n);
-  ordered_scans<BM, BN>(tilec::Grid{blocks}, nullptr, dx.ptr(), drows.ptr(), dcols.ptr(), m, n,
-                        {.num_warps = num_warps});
+                           back.data(), cols.data(), m, n);
+  ordered_scans<BM, BN>(tilec::Grid{blocks}, nullptr, dx.ptr(), drows.ptr(), dback.ptr(),
+                        dcols.ptr(), m, n, {.num_warps = num_warps});
   tilec_test::synchronize();
   EXPECT_EQ(drows.get(), rows) << "associative_scan<1>";
+  EXPECT_EQ(dback.get(), back) << "associative_scan<1, true>";
   EXPECT_EQ(dcols.get(), cols) << "associative_scan<0, true>";
 }
 
@@ -83,7 +84,8 @@ TEST(GpuRank2Scans, OrderSensitiveCombine) {
   check_ordered_scans<32, 128>(100, 100, 4);
   check_ordered_scans<64, 256>(130, 250, 8);
   check_ordered_scans<4, 64>(37, 61, 4);
-  check_ordered_scans<16, 1024>(40, 1000, 8);
+  check_ordered_scans<16, 1024>(40, 1000, 8); // runs of one element (rows not 16-byte aligned)
+  check_ordered_scans<16, 1024>(40, 1024, 8); // runs of four
   check_ordered_scans<128, 16>(300, 13, 4);
   check_ordered_scans<2, 8>(5, 8, 1);
 }

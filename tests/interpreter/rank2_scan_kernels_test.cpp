@@ -59,19 +59,23 @@ TEST(Rank2ScanKernels, OrderedScans) {
   std::vector<uint32_t> x(M * N);
   for (uint32_t &v : x)
     v = rng();
-  std::vector<uint32_t> rows(M * N, 0), cols(M * N, 0);
+  std::vector<uint32_t> rows(M * N, 0), back(M * N, 0), cols(M * N, 0);
   tilec::interpret::launch(ordered_scans<BM, BN>, tilec::Grid{uint32_t((M + BM - 1) / BM)},
-                           x.data(), rows.data(), cols.data(), M, N);
+                           x.data(), rows.data(), back.data(), cols.data(), M, N);
   for (int r = 0; r < M; ++r) {
     const int block_end = std::min(M, (r / BM + 1) * BM);
     for (int c = 0; c < N; ++c) {
       uint32_t along = x[r * N];
       for (int k = 1; k <= c; ++k)
         along = compose_ref(along, x[r * N + k]);
+      uint32_t backward = x[r * N + N - 1];
+      for (int k = N - 2; k >= c; --k)
+        backward = compose_ref(backward, x[r * N + k]);
       uint32_t up = x[(block_end - 1) * N + c];
       for (int k = block_end - 2; k >= r; --k)
         up = compose_ref(up, x[k * N + c]);
       EXPECT_EQ(rows[r * N + c], along) << r << "," << c;
+      EXPECT_EQ(back[r * N + c], backward) << r << "," << c;
       EXPECT_EQ(cols[r * N + c], up) << r << "," << c;
     }
   }

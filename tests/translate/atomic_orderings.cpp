@@ -1,6 +1,7 @@
 // Atomics with Triton's `sem=` / `scope=`: trailing tl::sem / tl::scope arguments become the
 // op's attrs [sem] [scope] (absent for the default: acq_rel at GPU scope) and the device
-// call's template arguments; with or without a mask, and on atomic_cas.
+// call's template arguments; with or without a mask, and on atomic_cas. Float adds to
+// consecutive addresses get an access width, as stores do.
 #include <tilec/tl.h>
 
 template <int BLOCK>
@@ -27,7 +28,8 @@ TILEC_KERNEL void ordered(int *counts, float *sums, unsigned *flags, int *lock, 
 // IR:       :old = atomic "cas" {{.*}} [1] [1] : int
 
 // CU:       tilec::atomic_add<tilec::MemSem::relaxed, tilec::MemScope::gpu>(
-// CU:       tilec::atomic_add<tilec::MemSem::release, tilec::MemScope::cta>(
+// Float adds over consecutive addresses go a run at a time (one vector atom on sm_90).
+// CU:       tilec::atomic_add_vec<[[W:t[0-9]+_width]], t{{[0-9]+}}_mask_uniform, tilec::MemSem::release, tilec::MemScope::cta>(
 // CU:       tilec::atomic_or(
 // CU:       tilec::atomic_max<tilec::MemSem::acq_rel, tilec::MemScope::sys>(
 // CU:       (L0::owner(tid) && mask[i]) ? tilec::atomic_add(

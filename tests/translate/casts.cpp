@@ -36,5 +36,5 @@ TILEC_KERNEL void fixed_size(const int* x, float* y) {
 // CU-LABEL: template <int NUM_WARPS, int NUM_STAGES, unsigned DIV16>
 // CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT:  fixed_size(const int* x, float* y) {
-// CU:       using L0 = tilec::Blocked1D<128, THREADS, 4>;
+// CU:       using L0 = tilec::Blocked1D<128, THREADS, L0_RUN>;
 // CU:       = tilec::cast<float>(

@@ -20,7 +20,7 @@ TILEC_KERNEL void bf16_to_float(const tl::bfloat16* x, float* out, int n) {
 
 // CU-LABEL: half_add(const tl::half* x, const tl::half* y, tl::half* out, int n) {
 // 16 bytes are 8 halves.
-// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, 8>;
+// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, L0_RUN>;
 // CU:         tl::half a[L0::ELEMS];
 // CU:           tilec::load_vec<a_width, a_mask_uniform>(&a[i], (x + offs[i]), &mask[i], tilec::cast<tl::half>(0));
 // CU:         tl::half [[S:t[0-9]+]][L0::ELEMS];
@@ -28,7 +28,8 @@ TILEC_KERNEL void bf16_to_float(const tl::bfloat16* x, float* out, int n) {
 // CU-NEXT:    for (int i = 0; i < L0::ELEMS; ++i) [[S]][i] = (a[i] + b[i]);
 // CU-LABEL: bf16_to_float(const tl::bfloat16* x, float* out, int n) {
 // The widest run is bounded by the wider of the two accesses (8 bf16, 4 floats).
-// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, 8>;
+// CU:         constexpr int L0_RUN = tilec::vector_width(tilec::cmax(tilec::cmin(8, tilec::gcd((x_aligned ? 16 : 2), tilec::pow2_factor(BLOCK) * 2) / 2), tilec::cmin(4, tilec::gcd((out_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4)));
+// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, L0_RUN>;
 // CU:         tl::bfloat16 [[L:t[0-9]+]][L0::ELEMS];
 // CU:         float [[C:t[0-9]+]][L0::ELEMS];
 // CU:         [[C]][i] = tilec::cast<float>([[L]][i]);

@@ -17,7 +17,7 @@ TILEC_KERNEL void center_rows(const float *x, float *y, float *col_sums, int n0,
             tl::sum<0>(v));
 }
 
-// IR:      layout #0 blocked[A, B, C] max_vec=4
+// IR:      layout #0 blocked[A, B, C] max_vec=tilec::cmax(tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), 
 // IR-NEXT: layout #1 slice #0 dim=2
 // IR-NEXT: layout #2 slice #0 dim=1
 // IR-NEXT: layout #3 slice #0 dim=0
@@ -28,8 +28,8 @@ TILEC_KERNEL void center_rows(const float *x, float *y, float *col_sums, int n0,
 // IR:      = reduce "sum" %{{[0-9]+}}:v [2] : tile<float, A, B> #1
 // IR:      = reduce "sum" %{{[0-9]+}}:v [0] : tile<float, B, C> #3
 
-// CU:      // L0: a [A, B, C] tile over THREADS threads, row-major, runs of up to 4 consecutive elements along the last dimension per thread
-// CU-NEXT: using L0 = tilec::Blocked3D<A, B, C, THREADS, 4>;
+// CU:      // L0: a [A, B, C] tile over THREADS threads, row-major, runs of up to L0_RUN consecutive elements along the last dimension per thread
+// CU-NEXT: using L0 = tilec::Blocked3D<A, B, C, THREADS, L0_RUN>;
 // CU-NEXT: // L1: L0 tiles without their dimension 2 (reduced, or broadcast back)
 // CU-NEXT: using L1 = tilec::Slice<L0, 2>;
 // CU:      using L4 = tilec::Slice<L1, 1>;

@@ -35,8 +35,8 @@ TILEC_KERNEL void relayout3(const float *x, float *out_p, float *out_flat, float
 // IR:      = reshape %{{[0-9]+}}:v : tile<float, (A * B) * C>
 // IR-NEXT: = reduce "argmax" %{{[0-9]+}} [0] : int
 
-// CU:      using L0 = tilec::Blocked3D<A, B, C, THREADS, 4>;
-// CU:      using [[LP:L[0-9]+]] = tilec::Blocked3D<C, A, B, THREADS, 4>;
+// CU:      using L0 = tilec::Blocked3D<A, B, C, THREADS, L0_RUN>;
+// CU:      using [[LP:L[0-9]+]] = tilec::Blocked3D<C, A, B, THREADS, [[LP]]_RUN>;
 // CU:      // permuted through shared memory: axes <2, 0, 1> of [A, B, C]
 // CU-NEXT: float p[[[LP]]::ELEMS];
 // CU-NEXT: tilec::permute<L0, [[LP]], A, B, C, 2, 0, 1>(v, p, tid, smem);

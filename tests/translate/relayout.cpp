@@ -16,7 +16,7 @@ TILEC_KERNEL void relayout(const float* x, float* out_t, float* out_flat) {
 // IR:      %{{[0-9]+}}:t = trans %{{[0-9]+}}:v : tile<float, BN, BM>
 // IR:      = reshape %{{[0-9]+}}:v : tile<float, BM * BN>
 
-// CU:      using L0 = tilec::Blocked2D<BM, BN, THREADS, 4>;
+// CU:      using L0 = tilec::Blocked2D<BM, BN, THREADS, L0_RUN>;
 // CU:      __shared__ alignas(16) unsigned char smem[{{.*}}tilec::transpose_bytes<L0, float>(){{.*}}tilec::tile_elements<L0>() * sizeof(float){{.*}}];
 // CU:      // transposed through shared memory
 // CU-NEXT: float t[{{L[0-9]+}}::ELEMS];

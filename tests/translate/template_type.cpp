@@ -24,7 +24,7 @@ TILEC_KERNEL void add_kernel_t(const T* x, const T* y, T* out, int n) {
 // CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT:  add_kernel_t(const T* x, const T* y, T* out, int n) {
 // The widest access (16 bytes) depends on sizeof(T), resolved per specialization.
-// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, tilec::vector_width(16 / sizeof(T))>;
+// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, L0_RUN>;
 // CU:         constexpr int [[X:t[0-9]+]]_width = tilec::vector_width(tilec::cmin(L0::VEC, tilec::gcd((x_aligned ? 16 : sizeof(T)), tilec::pow2_factor(BLOCK) * sizeof(T)) / sizeof(T)));
 // CU:         T [[X]][L0::ELEMS];
 // Masked-off lanes read T(0), whatever T is.

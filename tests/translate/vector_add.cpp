@@ -15,7 +15,7 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 // The analysis: offs is one contiguous run over the whole tile; the mask flips at most at
 // multiples of gcd(BLOCK's factor, n's); pointer alignment comes from the DIV16 facts.
 // IR-LABEL: kernel @add_kernel<int BLOCK>
-// IR-NEXT:  layout #0 blocked[BLOCK] max_vec=4
+// IR-NEXT:  layout #0 blocked[BLOCK] max_vec=tilec::cmax(tilec::cmax(tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4),
 // IR:       %3:n = param [3] : int
 // IR:       %7 = arange [0] [BLOCK] : tile<int, BLOCK> #0  {contig=BLOCK div=1073741824 const=1}
 // IR-NEXT:  %8:offs = binary "+" %6, %7 : tile<int, BLOCK> #0  {contig=BLOCK div=tilec::pow2_factor(BLOCK) const=1}
@@ -34,7 +34,9 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 // CU-NEXT:    constexpr bool y_aligned = (DIV16 >> 1) & 1u;
 // CU-NEXT:    constexpr bool out_aligned = (DIV16 >> 2) & 1u;
 // CU-NEXT:    constexpr bool n_div16 = (DIV16 >> 3) & 1u;
-// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, 4>;
+// Runs as long as the widest access this specialization aligns.
+// CU:         constexpr int L0_RUN = tilec::vector_width(tilec::cmax(tilec::cmax(tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4),
+// CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, L0_RUN>;
 // CU-NEXT:    const int tid = threadIdx.x;
 // The source line each statement came from.
 // CU:         // vector_add.cpp:7: tl::program_id(0)

@@ -45,8 +45,10 @@ void KernelEmitter::decideMaterialization() {
       for (size_t j = 0; j < 2; ++j)
         if (op->operands[j]->def && !op->operands[j]->type.shared)
           arrays_.insert(op->operands[j]->id);
-    // Loads and stores take their masks, `other` tiles and stored values as arrays.
-    if (op->kind == OpKind::Load || op->kind == OpKind::Store)
+    // Loads and stores take their masks, `other` tiles and stored values as arrays; so do
+    // atomics that go a run at a time.
+    if (op->kind == OpKind::Load || op->kind == OpKind::Store ||
+        (op->kind == OpKind::Atomic && !op->accessWidth.isConst(1)))
       for (size_t j = 1; j < op->operands.size(); ++j)
         if (op->operands[j]->type.isTile() && op->operands[j]->def &&
             op->operands[j]->def->kind != OpKind::Param)
@@ -292,10 +294,14 @@ std::string KernelEmitter::run() {
     os << (i ? ", " : "") << k_.params[i].type.cudaElem() << " " << paramNames[i];
   os << ") {\n";
   os << "  constexpr int THREADS = NUM_WARPS * " << warpSize << ";\n";
-  // Only the facts this kernel's analysis used.
+  // Only the facts this kernel's analysis used: in the body, or in the run lengths of its
+  // layouts (declared below).
+  std::string usesFacts = body;
+  for (const Layout &l : k_.layouts)
+    usesFacts += " " + l.maxVec.str();
   for (size_t i = 0; i < k_.params.size(); ++i) {
     std::string fact = div16FactName(k_.params[i]);
-    if (body.find(fact) != std::string::npos)
+    if (usesFacts.find(fact) != std::string::npos)
       os << "  constexpr bool " << fact << " = (DIV16 >> " << i << ") & 1u;\n";
   }
   for (size_t i = 0; i < k_.layouts.size(); ++i) {
@@ -322,26 +328,33 @@ std::string KernelEmitter::run() {
       os << "  using " << name << " = tilec::Slice<" << parent << ", " << l.dim << ">;\n";
       continue;
     }
-    std::string vec =
-        l.maxVec.isConst() ? l.maxVec.str() : "tilec::vector_width(" + l.maxVec.str() + ")";
+    // A run length known per specialization only gets a name of its own, so that the layout
+    // line stays short.
+    std::string vec = l.maxVec.str();
+    if (!l.maxVec.isConst()) {
+      vec = name + "_RUN";
+      os << "  // " << vec << ": the widest access to " << name
+         << " tiles in this specialization (16 bytes at most, as aligned as the addresses)\n";
+      os << "  constexpr int " << vec << " = tilec::vector_width(" << l.maxVec.str() << ");\n";
+    }
     if (l.shape.size() == 3) {
       os << "  // " << name << ": a [" << l.shape[0].str() << ", " << l.shape[1].str() << ", "
          << l.shape[2].str() << "] tile over THREADS threads, row-major, runs of up to "
-         << l.maxVec.str() << " consecutive elements along the last dimension per thread\n";
+         << vec << " consecutive elements along the last dimension per thread\n";
       os << "  using " << name << " = tilec::Blocked3D<" << l.shape[0].str() << ", "
          << l.shape[1].str() << ", " << l.shape[2].str() << ", THREADS, " << vec << ">;\n";
       continue;
     }
     if (l.shape.size() == 2) {
       os << "  // " << name << ": a [" << l.shape[0].str() << ", " << l.shape[1].str()
-         << "] tile over THREADS threads, row-major, runs of up to " << l.maxVec.str()
+         << "] tile over THREADS threads, row-major, runs of up to " << vec
          << " consecutive elements of a row per thread\n";
       os << "  using " << name << " = tilec::Blocked2D<" << l.shape[0].str() << ", "
          << l.shape[1].str() << ", THREADS, " << vec << ">;\n";
       continue;
     }
     os << "  // " << name << ": a [" << l.shape[0].str()
-       << "] tile over THREADS threads, runs of up to " << l.maxVec.str()
+       << "] tile over THREADS threads, runs of up to " << vec
        << " consecutive elements per thread\n";
     os << "  using " << name << " = tilec::Blocked1D<" << l.shape[0].str() << ", THREADS, " << vec
        << ">;\n";

@@ -116,6 +116,21 @@ void KernelEmitter::emitAtomic(const Op &op) {
   // Threads holding copies of elements (replicated layouts) skip them.
   std::string L = layoutOf(r);
   *out_ << "  " << T << " " << name << "[" << L << "::ELEMS];\n";
+  if (!op.accessWidth.isConst(1)) {
+    // Runs of consecutive addresses, one vector atom each where the target has them (sm_90).
+    std::string w = names_.fresh(name + "_width");
+    std::string templateArgs = accessWidth(op, w, name + "_mask_uniform", "");
+    if (!ordering.empty())
+      templateArgs += ", " + ordering.substr(1, ordering.size() - 2);
+    *out_ << "#pragma unroll\n";
+    *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
+    *out_ << "    tilec::atomic_add_vec<" << templateArgs << ">(&" << name << "[i], "
+          << elem(ptrs, "i") << ", " << arrayArg(op.operands[1], "i");
+    if (mask)
+      *out_ << ", " << arrayArg(mask, "i");
+    *out_ << ", " << L << "::owner(tid));\n";
+    return;
+  }
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i)\n";
   *out_ << "    " << name << "[i] = (" << L << "::owner(tid)"

@@ -126,7 +126,8 @@ struct Op {
   clang::SourceLocation loc;
   unsigned line = 0;   // presumed line in the input file
   std::string srcText; // the C++ expression this op came from (for comments)
-  // Loads and stores (set by layout assignment): elements per vector access.
+  // Loads, stores and float atomic adds (set by layout assignment): elements per vector
+  // access.
   SymExpr accessWidth = 1;
   // Software pipelining: what PipelineLoads decided, for LowerPipeline to carry out (no op
   // has these after lower-pipeline). A For: its loads that feed tl::dot are to be copied to

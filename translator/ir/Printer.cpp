@@ -58,7 +58,8 @@ static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
     os << " #" << op.result->layout;
   if (op.result && printsAxisInfo(*op.result))
     os << "  " << axisInfoText(*op.result);
-  if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AsyncCopy)
+  if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AsyncCopy ||
+      (op.kind == OpKind::Atomic && !op.accessWidth.isConst(1)))
     os << "  {width=" << op.accessWidth.str() << "}";
   os << "\n";
   for (size_t i = 0; i < op.regions.size(); ++i) {

@@ -38,6 +38,25 @@ SymExpr widestRun(const Value *ptrs) {
   return symMin(perVector, ptrs->info.contiguity);
 }
 
+/// The widest run an access through `ptrs` can load or store at once: its widest run, bounded
+/// by the alignment of the run's first address (in this specialization). A thread of a layout
+/// should hold runs no longer than that: when the accesses must go one element at a time,
+/// runs of several elements per thread put consecutive lanes 16 bytes apart, and every warp
+/// store then writes each 32-byte sector in pieces.
+SymExpr alignedRun(const Value *ptrs) {
+  return symMin(widestRun(ptrs), ptrs->info.divisibility / elemBytes(ptrs->type.elem));
+}
+
+/// Atomics that may go several elements per instruction: float, half and bfloat16 adds
+/// (`atom.add.v4.f32`, `.v8.bf16` on sm_90; the device library falls back to one element at a
+/// time elsewhere).
+bool isVectorAtomic(const Op &op) {
+  if (op.kind != OpKind::Atomic || op.opcode != "add" || op.operands[0]->type.isScalar())
+    return false;
+  const ElemType &t = op.operands[0]->type.elem;
+  return t.isFloat() && (t.bits() == 32 || t.bits() == 16);
+}
+
 /// The Blocked3D layout that layout `i` is (a slice of), or -1.
 int rank3Root(const Kernel &k, int i) {
   const Layout &l = k.layouts[size_t(i)];
@@ -457,16 +476,19 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
   if (!err.empty())
     return err;
 
-  // The widest run a thread should hold: what the widest access of the layout can use.
+  // The widest run a thread should hold: what the widest access of the layout can use, in
+  // this specialization (alignment included).
   std::vector<bool> seen(k.layouts.size(), false);
   walk(k, [&](const Op &op) {
-    if (op.kind != OpKind::Load && op.kind != OpKind::Store && op.kind != OpKind::Atomic)
+    // An atomic that goes one element at a time asks for no run: its lanes are the closer
+    // together the shorter the runs.
+    if (op.kind != OpKind::Load && op.kind != OpKind::Store && !isVectorAtomic(op))
       return;
     Value *ptrs = op.operands[0];
     if (ptrs->type.isScalar() || k.layouts[size_t(ptrs->layout)].kind != Layout::Kind::Blocked)
       return;
     Layout &l = k.layouts[size_t(ptrs->layout)];
-    SymExpr want = widestRun(ptrs);
+    SymExpr want = alignedRun(ptrs);
     l.maxVec = seen[size_t(ptrs->layout)] ? symMax(l.maxVec, want) : want;
     seen[size_t(ptrs->layout)] = true;
   });
@@ -474,20 +496,22 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
   // Access widths, in elements.
   walkOps(k, [&](Op &mop) {
     Op *op = &mop;
-    if (op->kind != OpKind::Load && op->kind != OpKind::Store)
+    if (op->kind != OpKind::Load && op->kind != OpKind::Store && !isVectorAtomic(*op))
       return;
     Value *ptrs = op->operands[0];
     if (ptrs->type.isScalar())
       return;
-    SymExpr bytes = elemBytes(ptrs->type.elem);
     SymExpr vec = SymExpr::expr(layoutName(ptrs->layout) + "::VEC", true);
     // VEC is at most the layout's widest run; bound it by this access's own when narrower.
     const Layout &l = k.layouts[size_t(ptrs->layout)];
-    SymExpr w = l.kind == Layout::Kind::Blocked && l.maxVec.sameAs(widestRun(ptrs))
-                    ? vec
-                    : symMin(vec, widestRun(ptrs));
-    w = symMin(w, ptrs->info.divisibility / bytes);
-    op->accessWidth = w;
+    if (l.kind == Layout::Kind::Blocked && l.maxVec.sameAs(alignedRun(ptrs))) {
+      op->accessWidth = vec;
+      return;
+    }
+    // VEC never exceeds 16 bytes: only a shorter contiguous run bounds it further.
+    SymExpr run = widestRun(ptrs);
+    SymExpr w = run.sameAs(SymExpr(16) / elemBytes(ptrs->type.elem)) ? vec : symMin(vec, run);
+    op->accessWidth = symMin(w, ptrs->info.divisibility / elemBytes(ptrs->type.elem));
   });
   return "";
 }

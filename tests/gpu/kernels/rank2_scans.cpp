@@ -31,17 +31,18 @@ TILEC_KERNEL void float_scans(const float *x, float *row_sum, float *col_sum, fl
   tl::store(first_row_sum + pid * n + first_cols, tl::cumsum<1>(first), first_cols < n);
 }
 
-// The same order-sensitive scan (compose) along the rows and up the columns of the block.
-// Lanes outside the matrix hold the identity map (1, 0).
+// The same order-sensitive scan (compose) along the rows (forward and back) and up the
+// columns of the block. Lanes outside the matrix hold the identity map (1, 0).
 template <int BM, int BN>
-TILEC_KERNEL void ordered_scans(const uint32_t *x, uint32_t *along_rows, uint32_t *up_columns,
-                                int m, int n) {
+TILEC_KERNEL void ordered_scans(const uint32_t *x, uint32_t *along_rows, uint32_t *back_rows,
+                                uint32_t *up_columns, int m, int n) {
   auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
   auto cols = tl::arange<0, BN>();
   auto in_bounds = (tl::expand_dims<1>(rows) < m) && (tl::expand_dims<0>(cols) < n);
   auto offs = tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols);
   auto v = tl::load(x + offs, in_bounds, 65536u);
   tl::store(along_rows + offs, tl::associative_scan<1>(v, compose), in_bounds);
+  tl::store(back_rows + offs, tl::associative_scan<1, true>(v, compose), in_bounds);
   tl::store(up_columns + offs, tl::associative_scan<0, true>(v, compose), in_bounds);
 }
 

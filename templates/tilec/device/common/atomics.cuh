@@ -243,7 +243,7 @@ TILEC_ATOM_BITWISE(atomic_xor, "xor")
 #undef TILEC_ATOM_INT
 #undef TILEC_ATOM_CAS
 #undef TILEC_ATOM_RMW
-#undef TILEC_ATOM_ORDERED
-#undef TILEC_ATOM_SCOPES
+// TILEC_ATOM_ORDERED and TILEC_ATOM_SCOPES stay: atomic_runs.cuh spells its vector atoms
+// with them.
 
 } // namespace tilec

@@ -26,10 +26,13 @@ namespace detail {
 /// `total` the group's combination. `slots` holds GROUP / 32 values of shared memory; when
 /// GROUP > 32 this holds one __syncthreads, after which the caller must not write `slots`
 /// again before another barrier. COPIES: the groups hold copies of one tile, so only the
-/// first writes `slots`; otherwise every group writes the slots it is given.
-template <int GROUP, bool REVERSE, bool COPIES = true, class T, class Op>
+/// first writes `slots`; otherwise every group writes the slots it is given. `inclusive` is
+/// the combination up to and including this thread's value. PREFIX false: the caller needs
+/// only `inclusive` and `total` (a run of one element), which saves a shuffle; `has_prefix`
+/// is then false.
+template <int GROUP, bool REVERSE, bool COPIES = true, bool PREFIX = true, class T, class Op>
 __device__ inline void group_scan(T x, Op op, int tid, T *slots, bool &has_prefix, T &prefix,
-                                  T &total) {
+                                  T &total, T &inclusive) {
   constexpr int LANES = GROUP < WARP_SIZE ? GROUP : WARP_SIZE; // lanes of a group in a warp
   const int lane = tid & (WARP_SIZE - 1);
   const int pos = tid & (GROUP - 1);                   // physical position in the group
@@ -43,11 +46,15 @@ __device__ inline void group_scan(T x, Op op, int tid, T *slots, bool &has_prefi
     if (lq >= off)
       x = T(op(y, x));
   }
-  T before = shfl_idx(x, (lane - step) & (WARP_SIZE - 1));
+  prefix = x; // (unused without PREFIX)
+  has_prefix = false;
+  if constexpr (PREFIX) {
+    prefix = shfl_idx(x, (lane - step) & (WARP_SIZE - 1));
+    has_prefix = lq > 0;
+  }
+  inclusive = x;
   const int last_lane = (lane & ~(LANES - 1)) | (REVERSE ? 0 : LANES - 1);
   total = shfl_idx(x, last_lane);
-  has_prefix = lq > 0;
-  prefix = before;
   if constexpr (GROUP > WARP_SIZE) {
     constexpr int WARPS = GROUP / WARP_SIZE;
     const int warp = logical / WARP_SIZE; // logical warp in the group
@@ -65,8 +72,41 @@ __device__ inline void group_scan(T x, Op op, int tid, T *slots, bool &has_prefi
     const T warps_before = shfl_idx(s, (warp - 1) & (WARP_SIZE - 1));
     total = shfl_idx(s, WARPS - 1);
     if (warp > 0) {
-      prefix = has_prefix ? T(op(warps_before, prefix)) : warps_before;
+      inclusive = T(op(warps_before, inclusive));
+      if constexpr (PREFIX) {
+        prefix = has_prefix ? T(op(warps_before, prefix)) : warps_before;
+        has_prefix = true;
+      }
+    }
+  }
+}
+
+/// Scans a thread's run of V consecutive elements in place (REVERSE: from the last down).
+template <int V, bool REVERSE, class T, class Op> __device__ inline void scan_in_thread(T *run, Op op) {
+#pragma unroll
+  for (int kk = 1; kk < V; ++kk) {
+    const int k = REVERSE ? V - 1 - kk : kk, prev = REVERSE ? k + 1 : k - 1;
+    run[k] = T(op(run[prev], run[k]));
+  }
+}
+
+/// Combines a run of V elements (each already the scan of the run up to it) with what comes
+/// before it in its group (`prefix`) and in earlier runs (`carry`). A run of one element takes
+/// its group-inclusive value instead, which needs no prefix.
+template <int V, class T, class Op>
+__device__ inline void finish_run(T *run, Op op, bool has_carry, T carry, bool has_prefix,
+                                  T prefix, T inclusive) {
+  if constexpr (V == 1) {
+    run[0] = has_carry ? T(op(carry, inclusive)) : inclusive;
+  } else {
+    if (has_carry) {
+      prefix = has_prefix ? T(op(carry, prefix)) : carry;
       has_prefix = true;
+    }
+    if (has_prefix) {
+#pragma unroll
+      for (int k = 0; k < V; ++k)
+        run[k] = T(op(prefix, run[k]));
     }
   }
 }
@@ -97,24 +137,13 @@ __device__ inline void scan_tile(T *v, Op op, int tid, unsigned char *smem) {
 #pragma unroll
   for (int rr = 0; rr < L::RUNS; ++rr) {
     T *run = v + (REVERSE ? L::RUNS - 1 - rr : rr) * V;
-#pragma unroll
-    for (int kk = 1; kk < V; ++kk) {
-      const int k = REVERSE ? V - 1 - kk : kk, prev = REVERSE ? k + 1 : k - 1;
-      run[k] = T(op(run[prev], run[k]));
-    }
+    detail::scan_in_thread<V, REVERSE>(run, op);
     bool has_prefix;
-    T prefix, total;
-    detail::group_scan<GROUP, REVERSE>(run[REVERSE ? 0 : V - 1], op, tid, slots + (rr & 1) * WARPS,
-                                       has_prefix, prefix, total);
-    if (has_carry) {
-      prefix = has_prefix ? T(op(carry, prefix)) : carry;
-      has_prefix = true;
-    }
-    if (has_prefix) {
-#pragma unroll
-      for (int k = 0; k < V; ++k)
-        run[k] = T(op(prefix, run[k]));
-    }
+    T prefix, total, inclusive;
+    detail::group_scan<GROUP, REVERSE, /*COPIES=*/true, /*PREFIX=*/(V > 1)>(
+        run[REVERSE ? 0 : V - 1], op, tid, slots + (rr & 1) * WARPS, has_prefix, prefix, total,
+        inclusive);
+    detail::finish_run<V>(run, op, has_carry, carry, has_prefix, prefix, inclusive);
     carry = has_carry ? T(op(carry, total)) : total;
     has_carry = true;
   }

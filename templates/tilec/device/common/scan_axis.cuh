@@ -3,8 +3,9 @@
 // Along a row (DIM 1): the threads that share a row are GROUP = TW1 * W1 consecutive threads
 // (a row spans several warps only when all 32 lanes of a warp lie along it), and the thread at
 // position g of its group holds the columns r1 * COLS_PER_PASS + g * VEC + k: the structure of
-// a Blocked1D tile. So each row a thread holds scans as scan.cuh scans a tile, run by run,
-// every group writing its warps' totals to slots of its own.
+// a Blocked1D tile. So each row a thread holds scans as scan.cuh scans a tile, run by run;
+// when a row spans several warps, all its runs share one barrier: every group writes its
+// warps' run totals to slots of its own, then combines them.
 //
 // Down a column (DIM 0): a thread holds one element of each of its columns per row slot r0;
 // within a pass the rows are lane rows (lane / TW1) inside warp rows (warp / W1). Each row
@@ -30,13 +31,11 @@ template <class P> __host__ __device__ constexpr int column_warp_group() {
   return P::ROWS >= P::ROWS_PER_PASS ? P::W0 : P::ROWS > P::TW0 ? P::ROWS / P::TW0 : 1;
 }
 
+/// Rows within one warp (GROUP <= 32): each run scans its lanes with shuffles, and its total
+/// carries into the next run of the row.
 template <class P, class T, class Op, bool REVERSE>
-__device__ inline void scan_rows(T *v, Op op, int tid, unsigned char *smem) {
+__device__ inline void scan_rows_in_warp(T *v, Op op, int tid) {
   constexpr int V = P::VEC, GROUP = P::TW1 * P::W1;
-  constexpr int GROUP_WARPS = GROUP > WARP_SIZE ? GROUP / WARP_SIZE : 1;
-  // Two sets of P::WARPS slots that runs alternate between (one barrier per run, as in
-  // scan_tile); each group of threads has GROUP_WARPS slots in a set.
-  T *slots = reinterpret_cast<T *>(smem) + (tid / GROUP) * GROUP_WARPS;
 #pragma unroll
   for (int j = 0; j < P::R0; ++j) {
     T *row = v + j * P::R1 * V;
@@ -45,19 +44,80 @@ __device__ inline void scan_rows(T *v, Op op, int tid, unsigned char *smem) {
 #pragma unroll
     for (int rr = 0; rr < P::R1; ++rr) {
       T *run = row + (REVERSE ? P::R1 - 1 - rr : rr) * V;
-#pragma unroll
-      for (int kk = 1; kk < V; ++kk) {
-        const int k = REVERSE ? V - 1 - kk : kk, prev = REVERSE ? k + 1 : k - 1;
-        run[k] = T(op(run[prev], run[k]));
-      }
+      scan_in_thread<V, REVERSE>(run, op);
       bool has_prefix;
-      T prefix, total;
-      group_scan<GROUP, REVERSE, /*COPIES=*/false>(run[REVERSE ? 0 : V - 1], op, tid,
-                                                   slots + ((j * P::R1 + rr) & 1) * P::WARPS,
-                                                   has_prefix, prefix, total);
-      if (has_carry) {
-        prefix = has_prefix ? T(op(carry, prefix)) : carry;
-        has_prefix = true;
+      T prefix, total, inclusive;
+      group_scan<GROUP, REVERSE, /*COPIES=*/false, /*PREFIX=*/(V > 1)>(
+          run[REVERSE ? 0 : V - 1], op, tid, static_cast<T *>(nullptr), has_prefix, prefix, total,
+          inclusive);
+      finish_run<V>(run, op, has_carry, carry, has_prefix, prefix, inclusive);
+      carry = has_carry ? T(op(carry, total)) : total;
+      has_carry = true;
+    }
+  }
+}
+
+/// Rows across several warps (GROUP > 32), a row at a time: every run scans its lanes with
+/// shuffles and the warps write their run totals to shared memory; after one barrier each
+/// thread combines, run by run, the totals of the warps before it and of the runs before.
+/// So a row costs one barrier, not one per run. Rows alternate between two sets of slots
+/// (R1 x the group's warps each), as runs do in scan_tile.
+template <class P, class T, class Op, bool REVERSE>
+__device__ inline void scan_rows_across_warps(T *v, Op op, int tid, unsigned char *smem) {
+  constexpr int V = P::VEC, GROUP = P::TW1 * P::W1, GW = GROUP / WARP_SIZE;
+  const int lane = tid & (WARP_SIZE - 1);
+  const int pos = tid & (GROUP - 1);
+  const int logical = REVERSE ? GROUP - 1 - pos : pos; // position in scan order
+  const int lw = logical / WARP_SIZE, lq = logical & (WARP_SIZE - 1);
+  const int step = REVERSE ? -1 : 1;
+  T *const sets = reinterpret_cast<T *>(smem) + (tid / GROUP) * P::R1 * GW;
+#pragma unroll
+  for (int j = 0; j < P::R0; ++j) {
+    T *row = v + j * P::R1 * V;
+    T *slots = sets + (j & 1) * P::WARPS * P::R1;
+    T lane_prefix[P::R1]; // V > 1: the combination of the earlier lanes of the warp
+#pragma unroll
+    for (int rr = 0; rr < P::R1; ++rr) {
+      T *run = row + (REVERSE ? P::R1 - 1 - rr : rr) * V;
+      scan_in_thread<V, REVERSE>(run, op);
+      T &tail = run[REVERSE ? 0 : V - 1];
+      T x = tail;
+#pragma unroll
+      for (int off = 1; off < WARP_SIZE; off *= 2) {
+        T y = shfl_idx(x, (lane - step * off) & (WARP_SIZE - 1));
+        if (lq >= off)
+          x = T(op(y, x));
+      }
+      if constexpr (V > 1)
+        lane_prefix[rr] = shfl_idx(x, (lane - step) & (WARP_SIZE - 1));
+      else
+        tail = x; // a run of one element holds its warp-inclusive value
+      if (lq == WARP_SIZE - 1)
+        slots[rr * GW + lw] = x;
+    }
+    __syncthreads();
+    T carry = row[0]; // the combination of the earlier runs of the row, once has_carry
+    bool has_carry = false;
+#pragma unroll
+    for (int rr = 0; rr < P::R1; ++rr) {
+      T *run = row + (REVERSE ? P::R1 - 1 - rr : rr) * V;
+      // The totals of the warps before this one, and of the whole run.
+      T total = slots[rr * GW], before = total;
+#pragma unroll
+      for (int g = 1; g < GW; ++g) {
+        if (g == lw)
+          before = total;
+        total = T(op(total, slots[rr * GW + g]));
+      }
+      bool has_prefix = has_carry || lw > 0;
+      T prefix = carry;
+      if (lw > 0)
+        prefix = has_carry ? T(op(carry, before)) : before;
+      if constexpr (V > 1) {
+        if (lq > 0) {
+          prefix = has_prefix ? T(op(prefix, lane_prefix[rr])) : lane_prefix[rr];
+          has_prefix = true;
+        }
       }
       if (has_prefix) {
 #pragma unroll
@@ -68,8 +128,15 @@ __device__ inline void scan_rows(T *v, Op op, int tid, unsigned char *smem) {
       has_carry = true;
     }
   }
-  if constexpr (GROUP > WARP_SIZE)
-    __syncthreads(); // smem is free for the caller's next use
+  __syncthreads(); // smem is free for the caller's next use
+}
+
+template <class P, class T, class Op, bool REVERSE>
+__device__ inline void scan_rows(T *v, Op op, int tid, unsigned char *smem) {
+  if constexpr (P::TW1 * P::W1 > WARP_SIZE)
+    scan_rows_across_warps<P, T, Op, REVERSE>(v, op, tid, smem);
+  else
+    scan_rows_in_warp<P, T, Op, REVERSE>(v, op, tid);
 }
 
 template <class P, class T, class Op, bool REVERSE>
@@ -145,7 +212,7 @@ __device__ inline void scan_columns(T *v, Op op, int tid, unsigned char *smem) {
 template <class P, int DIM, class T> __host__ __device__ constexpr int scan_axis_bytes() {
   long long bytes = 0;
   if (DIM == 1 && P::TW1 * P::W1 > 32)
-    bytes = 2LL * P::WARPS * sizeof(T);
+    bytes = 2LL * P::WARPS * P::R1 * sizeof(T);
   if (DIM == 0 && detail::column_warp_group<P>() > 1)
     bytes = 2LL * P::W0 * P::COLS * sizeof(T);
   return int(cmax(16, bytes));
