@@ -8,6 +8,7 @@
 //   tl::histogram<16>(x, x < n)  %9 = histogram %7:x, %8 : tile<int, 16>
 #include "frontend/Lowerer.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace tilec {
