@@ -20,7 +20,9 @@
 #include <tilec/device/common/constexpr_math.cuh>
 #include <tilec/device/common/debug.cuh>
 #include <tilec/device/common/elementwise.cuh>
+#include <tilec/device/common/gather.cuh>
 #include <tilec/device/common/global_access.cuh>
+#include <tilec/device/common/histogram.cuh>
 #include <tilec/device/common/layout.cuh>
 #include <tilec/device/common/layout2d.cuh>
 #include <tilec/device/common/layout3d.cuh>

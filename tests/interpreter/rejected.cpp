@@ -66,6 +66,22 @@ void reject() {
   auto r = tl::swizzle2d(i4, 0, 4, 4, 2); // program indices are scalars
 #elif defined(REJECT_SWIZZLE2D_FLOAT)
   auto r = tl::swizzle2d(0, 0, 4.0f, 4, 2);
+#elif defined(REJECT_FLIP_AXIS)
+  auto r = tl::flip<1>(f4);
+#elif defined(REJECT_GATHER_RANK)
+  auto r = tl::gather<0>(f4, tl::zeros<int, 4, 4>());
+#elif defined(REJECT_GATHER_INDEX)
+  auto r = tl::gather<0>(f4, f4);
+#elif defined(REJECT_GATHER_SHAPE)
+  auto r = tl::gather<0>(tl::zeros<float, 4, 4>(), tl::zeros<int, 4, 8>());
+#elif defined(REJECT_HISTOGRAM_FLOAT)
+  auto r = tl::histogram<8>(f4);
+#elif defined(REJECT_HISTOGRAM_RANK)
+  auto r = tl::histogram<8>(tl::zeros<int, 4, 4>());
+#elif defined(REJECT_HISTOGRAM_BINS)
+  auto r = tl::histogram<12>(i4);
+#elif defined(REJECT_HISTOGRAM_MASK)
+  auto r = tl::histogram<8>(i4, i4);
 #else
   int r = 0;
 #endif

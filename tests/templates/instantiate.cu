@@ -1,6 +1,7 @@
-// instantiate.cu: instantiates every template of the reduction, scan, random, atomic and
-// broadcast headers for a few layouts and element types, so that nvcc and NVRTC both check
-// their bodies (including their inline PTX, when compiled to sm_XX). Never launched.
+// instantiate.cu: instantiates every template of the reduction, scan, random, atomic,
+// broadcast, gather and histogram headers for a few layouts and element types, so that nvcc
+// and NVRTC both check their bodies (including their inline PTX, when compiled to sm_XX).
+// Never launched.
 #define TILEC_FP8 // the fp8 casts below; the library declares fp8 on request
 #include <tilec/device.cuh>
 
@@ -58,6 +59,33 @@ template <class P, class T> __device__ void rank2_ops(T *out, int *index, unsign
     tilec::device_assert_fail("negative index", "instantiate.cu", 1, "rank2_ops", 0);
   out[tid] = v[P::ELEMS - 1];
   index[tid] = rows[0] + cols[0];
+}
+
+// tl::flip and tl::gather along an axis of N elements INNER apart (the result in L too), and
+// for rank-1 layouts tl::histogram with and without a mask.
+template <class L, int N, int INNER, class T, class I>
+__device__ void indexed_ops(T *out, int *counts, unsigned char *smem) {
+  using Bins = tilec::Blocked1D<16, 128, 1>;
+  const int tid = threadIdx.x;
+  T v[L::ELEMS], r[L::ELEMS];
+  I k[L::ELEMS];
+  bool m[L::ELEMS];
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i) {
+    const int at = tilec::linear_index<L>(tid, i);
+    v[i] = tilec::cast<T>(at);
+    k[i] = I(at * 7);
+    m[i] = at % 3 != 0;
+  }
+  tilec::flip<L, L, N, INNER>(v, r, tid, smem);
+  tilec::gather<L, L, N, N, INNER>(r, k, v, tid, smem);
+  if constexpr (!tilec::is_rank2_layout<L>::value) {
+    int h[Bins::ELEMS];
+    tilec::histogram<L, Bins, 16, 128>(k, h, tid, smem);
+    tilec::histogram<L, Bins, 16, 128>(k, m, h, tid, smem);
+    counts[tid] = h[0];
+  }
+  out[tid] = v[0];
 }
 
 template <class T> __device__ void scalar_atomics(T *p, T *out) {
@@ -124,6 +152,18 @@ __global__ void __launch_bounds__(256)
   rank2_ops<tilec::Blocked2D<128, 64, 256, 4>, int>(i, index, smem);
   tilec::device_print("b", 3, b[0]);
   tilec::device_print("u", u[0]);
+}
+
+__global__ void __launch_bounds__(128)
+    instantiate_indexed(float *f, __half *h, int *i, int *counts) {
+  __shared__ alignas(16) unsigned char smem[16384];
+  using P = tilec::Blocked2D<16, 64, 128, 4>;
+  indexed_ops<tilec::Blocked1D<256, 128, 4>, 256, 1, float, int>(f, counts, smem);
+  indexed_ops<tilec::Blocked1D<32, 128, 4>, 32, 1, __half, uint8_t>(h, counts, smem); // copies
+  indexed_ops<P, 64, 1, float, int64_t>(f, counts, smem); // along the rows
+  indexed_ops<P, 16, 64, int, uint16_t>(i, counts, smem); // along the columns
+  indexed_ops<tilec::Slice<P, 1>, 16, 1, int, bool>(i, counts, smem);
+  indexed_ops<tilec::Slice<P, 0>, 64, 1, float, uint64_t>(f, counts, smem);
 }
 
 __global__ void random_numbers(uint4 *words, float *u, float *n, float4 *u4, float4 *n4,

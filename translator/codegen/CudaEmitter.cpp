@@ -20,7 +20,8 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
                             op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
                             op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
-                            op->kind == OpKind::SmemBuffer;
+                            op->kind == OpKind::SmemBuffer || op->kind == OpKind::Flip ||
+                            op->kind == OpKind::Gather || op->kind == OpKind::Histogram;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -31,6 +32,11 @@ void KernelEmitter::decideMaterialization() {
          op->kind == OpKind::Trans || op->kind == OpKind::Reshape) &&
         op->operands[0]->def && op->operands[0]->def->kind != OpKind::Param)
       arrays_.insert(op->operands[0]->id);
+    // Flips, gathers and histograms read every tile operand (index, mask) as an array.
+    if (op->kind == OpKind::Flip || op->kind == OpKind::Gather || op->kind == OpKind::Histogram)
+      for (const Value *v : op->operands)
+        if (v->def && v->def->kind != OpKind::Param)
+          arrays_.insert(v->id);
     bool rank1Scan = op->kind == OpKind::Scan && op->result->type.shape.size() == 1;
     if ((op->kind == OpKind::Reduce && op->result->type.isScalar()) || rank1Scan ||
         (op->kind == OpKind::Atomic && op->result->type.isScalar()))
@@ -164,6 +170,9 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::SmemBuffer:
   case OpKind::SmemTranspose:
   case OpKind::StaticAssert:
+  case OpKind::Flip:
+  case OpKind::Gather:
+  case OpKind::Histogram:
     break;
   }
   return "/*unreachable*/";
@@ -202,6 +211,12 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitRelayout(op);
   if (op.kind == OpKind::Scan)
     return emitScan(op);
+  if (op.kind == OpKind::Flip)
+    return emitFlip(op);
+  if (op.kind == OpKind::Gather)
+    return emitGather(op);
+  if (op.kind == OpKind::Histogram)
+    return emitHistogram(op);
   if (op.kind == OpKind::Print || op.kind == OpKind::Assert || op.kind == OpKind::StaticAssert)
     return emitDebug(op);
   if (op.kind == OpKind::Atomic)

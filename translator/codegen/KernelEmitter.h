@@ -6,7 +6,8 @@
 // are folded into their user's expression; named values, loads and multi-use values get
 // arrays. The methods are split by concern: CudaEmitter.cpp (the kernel, elementwise code),
 // EmitMemory.cpp (loads, stores, atomics), EmitControlFlow.cpp (for, while, if),
-// EmitCollectives.cpp (reductions, scans, and moving elements between threads).
+// EmitCollectives.cpp (reductions, scans, and moving elements between threads),
+// EmitIndexed.cpp (flip, gather, histogram).
 #pragma once
 
 #include "analysis/AxisInfo.h"
@@ -114,6 +115,10 @@ private:
   void emitScan(const Op &op);
   void emitAtomic(const Op &op);
   void emitRelayout(const Op &op);
+  // tl::flip, tl::gather, tl::histogram (EmitIndexed.cpp)
+  void emitFlip(const Op &op);
+  void emitGather(const Op &op);
+  void emitHistogram(const Op &op);
   std::string combiner(const Op &op, const std::string &elemType);
   void emitDebug(const Op &op); // tl::device_print / device_assert (EmitDebug.cpp)
   void emitIf(const Op &op);

@@ -150,6 +150,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   }
   if (isShapeOpName(n))
     return lowerShapeOp(call, c);
+  if (isIndexedOpName(n))
+    return lowerIndexedOp(call, c);
   if (isDebugOpName(n)) {
     lowerDebugOp(call, c);
     return nullptr;

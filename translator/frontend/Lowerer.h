@@ -120,6 +120,12 @@ public:
   Value *lowerJoin(const clang::CallExpr *call, Value *a, Value *b);
   Value *lowerPermute3(const clang::CallExpr *call, const Callee &c, Value *v);
 
+  // --- tl::flip, tl::gather, tl::histogram (IndexedOps.cpp) ---
+  static bool isIndexedOpName(const std::string &name);
+  Value *lowerIndexedOp(const clang::CallExpr *call, const Callee &callee);
+  std::optional<int> indexedAxis(const clang::CallExpr *call, const Callee &c, size_t rank,
+                                 std::optional<int> dflt);
+
   // --- tl::dot (DotOps.cpp) ---
   Value *lowerDot(const clang::CallExpr *call, const Callee &callee);
 

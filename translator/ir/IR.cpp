@@ -46,6 +46,12 @@ const char *opKindName(OpKind k) {
     return "trans";
   case OpKind::Reshape:
     return "reshape";
+  case OpKind::Flip:
+    return "flip";
+  case OpKind::Gather:
+    return "gather";
+  case OpKind::Histogram:
+    return "histogram";
   case OpKind::Reduce:
     return "reduce";
   case OpKind::Scan:

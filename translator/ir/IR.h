@@ -39,6 +39,11 @@ enum class OpKind {
   ConvertLayout, // the same rank-1 tile in another layout (through shared memory)
   Trans,         // rank-2 transpose (through shared memory)
   Reshape,       // same elements in row-major order, another shape (through shared memory)
+  Flip,          // axis attr[0] reversed (tl::flip; through shared memory)
+  Gather,        // operands: src, index; the result has the index's shape and, along axis
+                 // attr[0], src's element at the index (tl::gather; src through shared memory)
+  Histogram,     // operands: values (rank 1) [, mask]; the result [NUM_BINS] counts each value
+                 // in 0 .. NUM_BINS - 1 (tl::histogram; shared-memory atomics)
   Reduce,        // `opcode` sum/max/min/xor_sum/argmax/argmin/reduce (region: combine(a, b))
   Scan,          // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse,
                  // attr[1] the axis

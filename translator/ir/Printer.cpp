@@ -138,6 +138,22 @@ std::string verifyKernel(const Kernel &k) {
     if ((op.kind == OpKind::SmemRing && (!op.result || !smemOfRank(op.result, 3))) ||
         (op.kind == OpKind::SmemBuffer && (!op.result || !smemOfRank(op.result, 2))))
       err = std::string(opKindName(op.kind)) + " gives an smem value of the wrong rank";
+    // Flips and gathers name an axis of their (source) tile; a gather's index has its rank.
+    auto axisOk = [&](const Value *v) {
+      return op.attrs.size() == 1 && op.attrs[0].isConst() && op.attrs[0].value() >= 0 &&
+             size_t(op.attrs[0].value()) < v->type.shape.size();
+    };
+    if (op.kind == OpKind::Flip &&
+        (op.operands.size() != 1 || !op.result || !axisOk(op.operands[0])))
+      err = "flip takes one tile and an axis of it";
+    if (op.kind == OpKind::Gather &&
+        (op.operands.size() != 2 || !op.result || !axisOk(op.operands[0]) ||
+         op.operands[1]->type.shape.size() != op.operands[0]->type.shape.size()))
+      err = "gather takes a source tile, an index tile of its rank and an axis";
+    if (op.kind == OpKind::Histogram &&
+        (op.operands.empty() || op.operands.size() > 2 || !op.result ||
+         op.operands[0]->type.shape.size() != 1 || op.result->type.shape.size() != 1))
+      err = "histogram counts a rank-1 tile (and a mask) into a rank-1 tile";
     bool controlFlow = op.kind == OpKind::For || op.kind == OpKind::If;
     for (auto &r : op.regions)
       if ((controlFlow || (op.kind == OpKind::While && r != op.regions[0])) &&

@@ -54,7 +54,8 @@ bool isSideEffectFree(OpKind kind) {
   return isRegisterArithmetic(kind) || kind == OpKind::Param || kind == OpKind::ProgramId ||
          kind == OpKind::NumPrograms || kind == OpKind::ConvertLayout || kind == OpKind::Trans ||
          kind == OpKind::Reshape || kind == OpKind::SmemRing || kind == OpKind::StageView ||
-         kind == OpKind::SmemBuffer;
+         kind == OpKind::SmemBuffer || kind == OpKind::Flip || kind == OpKind::Gather ||
+         kind == OpKind::Histogram;
 }
 
 void moveBefore(Kernel &k, Op *op, Op *anchor) {

@@ -251,6 +251,14 @@ std::string Assigner::run(const Op **where) {
         g_.unite(first->id, v->id);
     }
   });
+  // A gather's result takes its index's layout (element for element); a histogram's mask
+  // its values'. (Their sources, and a flip's, are read through shared memory: any layout.)
+  walk(k_, [&](const Op &op) {
+    if (op.kind == OpKind::Gather)
+      g_.unite(op.result->id, op.operands[1]->id);
+    if (op.kind == OpKind::Histogram && op.operands.size() > 1)
+      g_.unite(op.operands[0]->id, op.operands[1]->id);
+  });
   // Carried values share a layout with their inits, region arguments and yields.
   walk(k_, [&](const Op &op) {
     if (op.kind != OpKind::For && op.kind != OpKind::If && op.kind != OpKind::While)

@@ -62,6 +62,8 @@ int Orderer::baseOf(const Value *v, int depth) {
   case OpKind::ConvertLayout:
   case OpKind::Trans:
   case OpKind::Reshape:
+  case OpKind::Flip:
+  case OpKind::Gather: // the pointers come from src, operand 0
     return baseOf(d.operands[0], depth + 1);
   case OpKind::Select: {
     int a = baseOf(d.operands[1], depth + 1), b = baseOf(d.operands[2], depth + 1);

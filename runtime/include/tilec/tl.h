@@ -20,7 +20,9 @@
 #include <tilec/tl/descriptor.h>
 #include <tilec/tl/dot.h>
 #include <tilec/tl/elementwise.h>
+#include <tilec/tl/gather.h>
 #include <tilec/tl/hints.h>
+#include <tilec/tl/histogram.h>
 #include <tilec/tl/macros.h>
 #include <tilec/tl/math.h>
 #include <tilec/tl/memory.h>

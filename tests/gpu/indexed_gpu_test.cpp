@@ -1,0 +1,197 @@
+// tl::flip, tl::gather and tl::histogram on the GPU against the interpreter running the same
+// kernels (kernels/indexed.cpp), bit for bit: they move or count elements, so nothing rounds.
+// Outputs start poisoned (0xff bytes: NaN floats, -1 integers), sizes are not multiples of the
+// blocks, and each kernel runs at more than one num_warps (replicated and split layouts).
+#include "gpu_test_support.h"
+#include "indexed.tilec.h"
+
+#include <tilec/interpret.h>
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace host { // the kernels as the interpreter runs them
+#include "kernels/indexed.cpp"
+} // namespace host
+
+namespace {
+
+using tilec_test::expect_same_bits;
+using tilec_test::Mirror;
+using tilec_test::poisoned;
+
+std::vector<float> random_floats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = d(rng);
+  return v;
+}
+
+template <class T> std::vector<T> random_ints(size_t n, long long lo, long long hi, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<long long> d(lo, hi);
+  std::vector<T> v(n);
+  for (T &x : v)
+    x = T(d(rng));
+  return v;
+}
+
+template <int B> void check_flip_1d(int n, int warps) {
+  SCOPED_TRACE(testing::Message() << "flip_1d<" << B << "> n " << n << " warps " << warps);
+  const auto x = random_floats(size_t(n), 1);
+  auto want = poisoned<float>(size_t(n) + 64);
+  Mirror<float> dx(x), dout(want);
+  const tilec::Grid grid{uint32_t((n + B - 1) / B)};
+  tilec::interpret::launch(host::flip_1d<B>, grid, x.data(), want.data(), n);
+  flip_1d<B>(grid, nullptr, dx.ptr(), dout.ptr(), n, {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dout.get(), want, "out");
+  EXPECT_EQ(want[0], B <= n ? x[B - 1] : -1.0f); // reversed: the test tells a copy from a flip
+}
+
+template <int R, int C> void check_flip_2d(int rows, int cols, int warps) {
+  SCOPED_TRACE(testing::Message() << "flip_2d<" << R << ", " << C << "> warps " << warps);
+  const auto x = random_ints<int>(size_t(rows) * cols, -100, 100, 2);
+  const size_t out_size = size_t((rows + R - 1) / R * R) * C + 64;
+  auto want_rows = poisoned<int>(out_size), want_cols = poisoned<int>(out_size);
+  Mirror<int> dx(x), drows(want_rows), dcols(want_cols);
+  const tilec::Grid grid{uint32_t((rows + R - 1) / R)};
+  tilec::interpret::launch(host::flip_2d<R, C>, grid, x.data(), want_rows.data(), want_cols.data(),
+                           rows, cols);
+  flip_2d<R, C>(grid, nullptr, dx.ptr(), drows.ptr(), dcols.ptr(), rows, cols,
+                {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(drows.get(), want_rows, "rows flipped");
+  expect_same_bits(dcols.get(), want_cols, "columns flipped");
+}
+
+TEST(GpuIndexed, Flip) {
+  REQUIRE_GPU();
+  check_flip_1d<128>(1000, 4);
+  check_flip_1d<64>(100, 4); // 64 elements over 128 threads: a replicated layout
+  check_flip_1d<1024>(3000, 8);
+  check_flip_2d<8, 32>(21, 27, 4);
+  check_flip_2d<16, 64>(40, 50, 8);
+  check_flip_2d<2, 16>(5, 16, 1);
+}
+
+template <int B, class I> void check_gather_1d(int n, int warps) {
+  SCOPED_TRACE(testing::Message() << "gather_1d<" << B << "> n " << n << " warps " << warps);
+  const auto x = random_floats(size_t(n), 3);
+  const auto idx = random_ints<I>(size_t(n), 0, B - 1, 4);
+  auto want = poisoned<float>(size_t(n) + 64);
+  Mirror<float> dx(x), dout(want);
+  Mirror<I> didx(idx);
+  const tilec::Grid grid{uint32_t((n + B - 1) / B)};
+  tilec::interpret::launch(host::gather_1d<B, I>, grid, x.data(), idx.data(), want.data(), n);
+  gather_1d<B, I>(grid, nullptr, dx.ptr(), didx.ptr(), dout.ptr(), n, {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dout.get(), want, "out");
+}
+
+template <int R, int C, int K> void check_gather_2d(int rows, int cols, int warps) {
+  SCOPED_TRACE(testing::Message() << "gather_2d<" << R << ", " << C << ", " << K << "> warps "
+                                  << warps);
+  const auto x = random_floats(size_t(rows) * cols, 5);
+  const auto ri = random_ints<int64_t>(size_t(K) * C, 0, R - 1, 6);
+  const auto ci = random_ints<uint8_t>(size_t(R) * K, 0, C - 1, 7);
+  auto want_rows = poisoned<float>(size_t(K) * C + 16),
+       want_cols = poisoned<float>(size_t(R) * K + 16), want_max = poisoned<float>(R + 16);
+  Mirror<float> dx(x), drows(want_rows), dcols(want_cols), dmax(want_max);
+  Mirror<int64_t> dri(ri);
+  Mirror<uint8_t> dci(ci);
+  tilec::interpret::launch(host::gather_2d<R, C, K>, tilec::Grid{1}, x.data(), ri.data(), ci.data(),
+                           want_rows.data(), want_cols.data(), want_max.data(), rows, cols);
+  gather_2d<R, C, K>(tilec::Grid{1}, nullptr, dx.ptr(), dri.ptr(), dci.ptr(), drows.ptr(),
+                     dcols.ptr(), dmax.ptr(), rows, cols, {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(drows.get(), want_rows, "rows picked");
+  expect_same_bits(dcols.get(), want_cols, "columns picked");
+  expect_same_bits(dmax.get(), want_max, "maxima reversed");
+}
+
+TEST(GpuIndexed, Gather) {
+  REQUIRE_GPU();
+  check_gather_1d<64, uint16_t>(150, 2);
+  check_gather_1d<256, int>(1000, 4);
+  check_gather_1d<32, int64_t>(70, 4); // replicated
+  check_gather_2d<16, 32, 8>(13, 30, 4);
+  check_gather_2d<64, 64, 32>(64, 40, 8);
+  check_gather_2d<4, 8, 2>(3, 8, 1);
+}
+
+template <int A, int B, int C, int K> void check_rank3(int warps) {
+  SCOPED_TRACE(testing::Message() << "rank3_indexed<" << A << ", " << B << ", " << C << ", " << K
+                                  << "> warps " << warps);
+  const auto x = random_floats(size_t(A) * B * C, 8);
+  const auto idx = random_ints<int>(size_t(A) * K * C, 0, B - 1, 9);
+  auto want_mid = poisoned<float>(size_t(A) * B * C + 16),
+       want_first = poisoned<float>(size_t(A) * B * C + 16),
+       want_gathered = poisoned<float>(size_t(A) * K * C + 16);
+  Mirror<float> dx(x), dmid(want_mid), dfirst(want_first), dgathered(want_gathered);
+  Mirror<int> didx(idx);
+  tilec::interpret::launch(host::rank3_indexed<A, B, C, K>, tilec::Grid{1}, x.data(), idx.data(),
+                           want_mid.data(), want_first.data(), want_gathered.data());
+  rank3_indexed<A, B, C, K>(tilec::Grid{1}, nullptr, dx.ptr(), didx.ptr(), dmid.ptr(), dfirst.ptr(),
+                            dgathered.ptr(), {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dmid.get(), want_mid, "flipped along axis 1");
+  expect_same_bits(dfirst.get(), want_first, "flipped along axis 0");
+  expect_same_bits(dgathered.get(), want_gathered, "gathered along axis 1");
+}
+
+TEST(GpuIndexed, Rank3) {
+  REQUIRE_GPU();
+  check_rank3<2, 4, 8, 16>(4);
+  check_rank3<4, 8, 16, 4>(2);
+  check_rank3<8, 16, 32, 8>(8);
+}
+
+template <int B, int BINS> void check_histogram_1d(int n, int warps) {
+  SCOPED_TRACE(testing::Message() << "histogram_1d<" << B << ", " << BINS << "> n " << n
+                                  << " warps " << warps);
+  const auto x = random_ints<int>(size_t(n), -3, BINS + 3, 10);
+  const int programs = (n + B - 1) / B;
+  auto want_per = poisoned<int>(size_t(programs) * BINS + 16);
+  std::vector<int> want_total(BINS + 16, 0); // the atomics add into zeros
+  Mirror<int> dx(x), dper(want_per), dtotal(want_total);
+  tilec::interpret::launch(host::histogram_1d<B, BINS>, tilec::Grid{uint32_t(programs)}, x.data(),
+                           want_per.data(), want_total.data(), n);
+  histogram_1d<B, BINS>(tilec::Grid{uint32_t(programs)}, nullptr, dx.ptr(), dper.ptr(),
+                        dtotal.ptr(), n, {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dper.get(), want_per, "per program");
+  expect_same_bits(dtotal.get(), want_total, "total");
+  EXPECT_GT(want_total[0], 0); // counts were made
+}
+
+template <int R, int C> void check_histogram_2d(int warps) {
+  SCOPED_TRACE(testing::Message() << "histogram_2d<" << R << ", " << C << "> warps " << warps);
+  const auto x = random_floats(size_t(R) * C, 11);
+  const auto bytes = random_ints<uint8_t>(size_t(R) * C, 0, 255, 12);
+  auto want_where = poisoned<int>(C + 16), want_counts = poisoned<int>(256 + 16);
+  Mirror<float> dx(x);
+  Mirror<uint8_t> dbytes(bytes);
+  Mirror<int> dwhere(want_where), dcounts(want_counts);
+  tilec::interpret::launch(host::histogram_2d<R, C>, tilec::Grid{1}, x.data(), bytes.data(),
+                           want_where.data(), want_counts.data());
+  histogram_2d<R, C>(tilec::Grid{1}, nullptr, dx.ptr(), dbytes.ptr(), dwhere.ptr(), dcounts.ptr(),
+                     {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dwhere.get(), want_where, "columns of the row maxima");
+  expect_same_bits(dcounts.get(), want_counts, "byte values");
+}
+
+TEST(GpuIndexed, Histogram) {
+  REQUIRE_GPU();
+  check_histogram_1d<256, 16>(1000, 4);
+  check_histogram_1d<128, 512>(300, 8); // more bins than elements and threads
+  check_histogram_1d<1024, 8>(2500, 4);
+  check_histogram_2d<16, 32>(4);
+  check_histogram_2d<64, 16>(8);
+}
+
+} // namespace
