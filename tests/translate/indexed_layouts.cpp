@@ -67,6 +67,6 @@ TILEC_KERNEL void rank3_slices(const float *x, float *out, int *counts) {
 // IR:      = histogram %{{[0-9]+}}:line, %{{[0-9]+}} : tile<int, A>
 
 // CU:      tilec::flip<L{{[0-9]+}}, L{{[0-9]+}}, M, N>(acc,
-// CU:      using [[P:L[0-9]+]] = tilec::Blocked3D<A, B, C, THREADS, 4>;
+// CU:      using [[P:L[0-9]+]] = tilec::Blocked3D<A, B, C, THREADS, [[P]]_RUN>;
 // CU:      // plane reversed along axis 1 of [A, C], through shared memory
 // CU:      tilec::histogram<L{{[0-9]+}}, L{{[0-9]+}}, A, THREADS>(line,
