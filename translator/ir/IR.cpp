@@ -2,6 +2,17 @@
 
 namespace tilec {
 
+bool isCacheModifierOf(OpKind kind, const std::string &name) {
+  auto in = [&](const auto &names) {
+    for (const char *n : names)
+      if (name == n)
+        return true;
+    return false;
+  };
+  return (kind == OpKind::Load && in(kLoadCacheModifiers)) ||
+         (kind == OpKind::Store && in(kStoreCacheModifiers));
+}
+
 const char *opKindName(OpKind k) {
   switch (k) {
   case OpKind::Param:

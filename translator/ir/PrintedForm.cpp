@@ -121,6 +121,14 @@ const std::vector<OpWord> &opWords() {
       flag("a:regs", [](Op &op) -> bool & { return op.dotRegistersA; }),
       stage("producer", Op::Stage::Producer),
       stage("producer+consumer", Op::Stage::Both),
+      // A load's or store's cache modifier, checked against the op's table.
+      {"cache",
+       [](const Kernel &, const Op &op) { return op.cache.empty() ? "" : "cache=" + op.cache; },
+       [](Kernel &, Op &op, const std::string &arg) {
+         op.cache = arg;
+         return isCacheModifierOf(op.kind, arg);
+       }},
+      flag("volatile", [](Op &op) -> bool & { return op.isVolatile; }),
       {"axis",
        [](const Kernel &, const Op &op) {
          bool printed = op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms;

@@ -113,6 +113,8 @@ Op *Builder::clone(const Op &op, std::vector<Value *> operands, Type type) {
   c->opcode = op.opcode;
   c->attrs = op.attrs;
   c->axis = op.axis;
+  c->cache = op.cache;
+  c->isVolatile = op.isVolatile;
   c->srcText = op.srcText;
   c->loc = op.loc;
   c->line = op.line;

@@ -24,6 +24,7 @@
 #include <tilec/tl/macros.h>
 #include <tilec/tl/math.h>
 #include <tilec/tl/memory.h>
+#include <tilec/tl/memory_hints.h>
 #include <tilec/tl/operators.h>
 #include <tilec/tl/program.h>
 #include <tilec/tl/promotion.h>
