@@ -20,7 +20,7 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
                             op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
                             op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
-                            op->kind == OpKind::SmemBuffer;
+                            op->kind == OpKind::SmemBuffer || op->kind == OpKind::InlineAsm;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -162,6 +162,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::SmemBuffer:
   case OpKind::SmemTranspose:
   case OpKind::StaticAssert:
+  case OpKind::InlineAsm:
     break;
   }
   return "/*unreachable*/";
@@ -208,6 +209,8 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitLoad(op);
   if (op.kind == OpKind::Store)
     return emitStore(op);
+  if (op.kind == OpKind::InlineAsm)
+    return emitInlineAsm(op);
   const Value *r = op.result;
   if (!r || !materialized(r) || op.kind == OpKind::Param)
     return;

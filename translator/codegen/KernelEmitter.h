@@ -113,6 +113,7 @@ private:
   void emitReduce(const Op &op);
   void emitScan(const Op &op);
   void emitAtomic(const Op &op);
+  void emitInlineAsm(const Op &op); // tl::inline_asm_elementwise (EmitInlineAsm.cpp)
   void emitRelayout(const Op &op);
   std::string combiner(const Op &op, const std::string &elemType);
   void emitDebug(const Op &op); // tl::device_print / device_assert (EmitDebug.cpp)

@@ -137,6 +137,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   }
   if (n == "dot")
     return lowerDot(call, c);
+  if (n == "inline_asm_elementwise")
+    return lowerInlineAsm(call, c);
   if (n == "swizzle2d" || n == "split") { // a pair: PairOps.cpp lowers it where it is taken apart
     std::string how = "`auto [i, j] = tl::" + n + "(...)`";
     error(call,

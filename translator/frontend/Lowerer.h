@@ -126,6 +126,11 @@ public:
   bool peelAccessHints(const clang::CallExpr *call, const std::string &fn, unsigned &nargs,
                        AccessHints &hints);
 
+  // --- tl::inline_asm_elementwise (InlineAsmOps.cpp) ---
+  Value *lowerInlineAsm(const clang::CallExpr *call, const Callee &callee);
+  /// Whether `e` is tl::host_fallback(...), the interpreter's stand-in for the asm.
+  bool isHostFallback(const clang::Expr *e);
+
   // --- shape operations (ShapeOps.cpp) ---
   static bool isShapeOpName(const std::string &name);
   Value *lowerShapeOp(const clang::CallExpr *call, const Callee &callee);

@@ -63,6 +63,8 @@ const char *opKindName(OpKind k) {
     return "scan";
   case OpKind::Random:
     return "random";
+  case OpKind::InlineAsm:
+    return "inline_asm";
   case OpKind::Atomic:
     return "atomic";
   case OpKind::Dot:

@@ -44,6 +44,9 @@ enum class OpKind {
   Scan,          // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse,
                  // attr[1] the axis
   Random,        // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
+  InlineAsm,     // tl::inline_asm_elementwise: `opcode` the asm (Triton's: $0 the result,
+                 // $1... the operands), `asmConstraints` Triton's constraints; elementwise
+                 // over the operands (tiles of the result's shape, or scalars)
   Atomic,        // `opcode` add/max/min/xchg/cas; operands: ptrs, [cmp,] value [, mask]
   Dot,           // a [M, K] x b [K, N] + acc [M, N] on tensor cores; `opcode` the float
                  // precision ("tf32" or "ieee"); operands: a, b, acc (a and b may be smem tiles)
@@ -141,6 +144,10 @@ struct Op {
   // "" for none) and, for a load, Triton's volatile.
   std::string cache;
   bool isVolatile = false;
+  // An InlineAsm: its constraints ("=r,r": the result's register, then one per operand) and
+  // whether every execution must stay (Triton's is_pure = false: `asm volatile`).
+  std::string asmConstraints;
+  bool asmImpure = false;
   // Software pipelining: what PipelineLoads decided, for LowerPipeline to carry out (no op
   // has these after lower-pipeline). A For: its loads that feed tl::dot are to be copied to
   // shared memory NUM_STAGES - 1 iterations ahead (`pipelined`), and `producerCarried[i]`

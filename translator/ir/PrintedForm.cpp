@@ -129,6 +129,14 @@ const std::vector<OpWord> &opWords() {
          return isCacheModifierOf(op.kind, arg);
        }},
       flag("volatile", [](Op &op) -> bool & { return op.isVolatile; }),
+      {"constraints",
+       [](const Kernel &, const Op &op) {
+         return op.asmConstraints.empty() ? "" : "constraints(" + op.asmConstraints + ")";
+       },
+       [](Kernel &, Op &op, const std::string &arg) {
+         return !(op.asmConstraints = arg).empty();
+       }},
+      flag("impure", [](Op &op) -> bool & { return op.asmImpure; }),
       {"axis",
        [](const Kernel &, const Op &op) {
          bool printed = op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms;

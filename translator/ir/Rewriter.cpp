@@ -115,6 +115,8 @@ Op *Builder::clone(const Op &op, std::vector<Value *> operands, Type type) {
   c->axis = op.axis;
   c->cache = op.cache;
   c->isVolatile = op.isVolatile;
+  c->asmConstraints = op.asmConstraints;
+  c->asmImpure = op.asmImpure;
   c->srcText = op.srcText;
   c->loc = op.loc;
   c->line = op.line;

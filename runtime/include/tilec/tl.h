@@ -21,6 +21,7 @@
 #include <tilec/tl/dot.h>
 #include <tilec/tl/elementwise.h>
 #include <tilec/tl/hints.h>
+#include <tilec/tl/inline_asm.h>
 #include <tilec/tl/macros.h>
 #include <tilec/tl/math.h>
 #include <tilec/tl/memory.h>
