@@ -1,5 +1,5 @@
-// Cache hints a load or store does not take, or that PTX cannot combine: located errors
-// that say what to write instead.
+// Cache hints a load or store does not take, that PTX cannot combine, or given to another
+// operation: located errors that say what to write instead.
 #include <tilec/tl.h>
 
 template <int BLOCK>
@@ -18,5 +18,7 @@ TILEC_KERNEL void k(const float *x, float *y, int n) {
   // CHECK: cache_hint_misuse.cpp:[[@LINE-1]]:34: error: tl::evict_first is itself a cache operator (PTX's .cs) and does not combine with tl::cache::cg; keep one of them (tl::evict_last combines with it)
   auto d = tl::load(x + offs, tl::cache::ca, tl::cache::cg);
   // CHECK: cache_hint_misuse.cpp:[[@LINE-1]]:31: error: tl::load takes one cache modifier, not both tl::cache::ca and tl::cache::cg; keep one
+  tl::atomic_add(y + offs, 1.0f, m, tl::cache::cg);
+  // CHECK: cache_hint_misuse.cpp:[[@LINE-1]]:37: error: tl::cache::cg is a cache hint of tl::load and tl::store; tl::atomic_add takes none
 }
-// CHECK: 6 errors generated.
+// CHECK: 7 errors generated.

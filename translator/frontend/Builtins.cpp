@@ -54,6 +54,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   auto want = [&](unsigned lo, unsigned hi) { return wantArgs(call, c, lo, hi); };
   auto wantTemplateArgs = [&](size_t count) { return wantTemplateArgCount(call, c, count); };
   const Type scalarInt{ElemType::known(ScalarKind::I32), false, false, {}};
+  if (n != "load" && n != "store" && !rejectMisplacedHints(call, n))
+    return nullptr;
 
   if (n == "program_id" || n == "num_programs") {
     if (!want(1, 1))

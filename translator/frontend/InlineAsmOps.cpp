@@ -10,6 +10,7 @@
 // exist). A last argument tl::host_fallback(f) is the interpreter's and is not lowered.
 #include "frontend/Lowerer.h"
 
+#include <algorithm>
 #include <tuple>
 
 namespace tilec {
@@ -94,9 +95,11 @@ std::string checkOperandRefs(const std::string &text, size_t operands) {
     if (j == i + 1)
       return "a '$' in the asm names an operand ($0 the result, $1, $2, ... the arguments) or "
              "is written $$";
-    size_t n = std::stoul(text.substr(i + 1, j - i - 1));
+    size_t n = 0;
+    for (size_t d = i + 1; d < j; ++d)
+      n = std::min<size_t>(n * 10 + size_t(text[d] - '0'), size_t(1) << 20); // no overflow
     if (n >= operands)
-      return "the asm names $" + std::to_string(n) + ", but there are only " +
+      return "the asm names $" + text.substr(i + 1, j - i - 1) + ", but there are only " +
              std::to_string(operands) + " operand" + (operands > 1 ? "s" : "") + " ($0 the result" +
              (operands > 2   ? ", $1 to $" + std::to_string(operands - 1) + " the arguments)"
               : operands > 1 ? ", $1 the argument)"

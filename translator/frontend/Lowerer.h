@@ -125,6 +125,8 @@ public:
   /// error (a hint the access does not take, or hints PTX cannot combine).
   bool peelAccessHints(const clang::CallExpr *call, const std::string &fn, unsigned &nargs,
                        AccessHints &hints);
+  /// False (after an error) when a tl:: call other than a load or store is given a hint.
+  bool rejectMisplacedHints(const clang::CallExpr *call, const std::string &fn);
 
   // --- tl::inline_asm_elementwise (InlineAsmOps.cpp) ---
   Value *lowerInlineAsm(const clang::CallExpr *call, const Callee &callee);

@@ -80,6 +80,17 @@ std::string cacheList(const std::string &fn) {
 
 } // namespace
 
+bool Lowerer::rejectMisplacedHints(const CallExpr *call, const std::string &fn) {
+  for (const Expr *arg : call->arguments())
+    if (auto hint = hintOf(arg)) {
+      error(arg, spelled(hint->first, hint->second) + " is a cache hint of tl::load and "
+                                                      "tl::store; tl::" +
+                     fn + " takes none");
+      return false;
+    }
+  return true;
+}
+
 bool Lowerer::peelAccessHints(const CallExpr *call, const std::string &fn, unsigned &nargs,
                               AccessHints &h) {
   std::map<std::string, const Expr *> given;
