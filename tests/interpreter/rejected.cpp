@@ -62,6 +62,19 @@ void reject() {
 #elif defined(REJECT_DOT_ACC_SHAPE)
   auto r = tl::dot(tl::zeros<tl::half, 16, 16>(), tl::zeros<tl::half, 16, 32>(),
                    tl::zeros<float, 16, 16>());
+#elif defined(REJECT_DOT_OUT_BF16)
+  auto r = tl::dot<tl::bfloat16>(tl::zeros<tl::half, 16, 16>(), tl::zeros<tl::half, 16, 16>());
+#elif defined(REJECT_DOT_OUT_HALF_FLOAT)
+  auto r = tl::dot<tl::half>(tl::zeros<float, 16, 16>(), tl::zeros<float, 16, 16>());
+#elif defined(REJECT_DOT_OUT_OTHER)
+  auto r = tl::dot<double>(tl::zeros<tl::half, 16, 16>(), tl::zeros<tl::half, 16, 16>());
+#elif defined(REJECT_DOT_OUT_ACC)
+  auto r = tl::dot<tl::half>(tl::zeros<tl::half, 16, 16>(), tl::zeros<tl::half, 16, 16>(),
+                             tl::zeros<float, 16, 16>());
+#elif defined(REJECT_INLINE_ASM_PACK)
+  auto r = tl::inline_asm_elementwise<float, true, 2>("mov.b32 $0, $1;", "=r,r", f4);
+#elif defined(REJECT_INLINE_ASM_POINTER)
+  auto r = tl::inline_asm_elementwise<float>("mov.b32 $0, $1;", "=r,r", cp + i4);
 #elif defined(REJECT_SWIZZLE2D_TILE)
   auto r = tl::swizzle2d(i4, 0, 4, 4, 2); // program indices are scalars
 #elif defined(REJECT_SWIZZLE2D_FLOAT)

@@ -21,7 +21,8 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
                             op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
                             op->kind == OpKind::SmemBuffer || op->kind == OpKind::Flip ||
-                            op->kind == OpKind::Gather || op->kind == OpKind::Histogram;
+                            op->kind == OpKind::Gather || op->kind == OpKind::Histogram ||
+                            op->kind == OpKind::InlineAsm;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -173,6 +174,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Flip:
   case OpKind::Gather:
   case OpKind::Histogram:
+  case OpKind::InlineAsm:
     break;
   }
   return "/*unreachable*/";
@@ -225,6 +227,8 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitLoad(op);
   if (op.kind == OpKind::Store)
     return emitStore(op);
+  if (op.kind == OpKind::InlineAsm)
+    return emitInlineAsm(op);
   const Value *r = op.result;
   if (!r || !materialized(r) || op.kind == OpKind::Param)
     return;

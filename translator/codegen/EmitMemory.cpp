@@ -24,13 +24,16 @@ std::string KernelEmitter::accessWidth(const Op &op, const std::string &w,
   return w + ", " + u;
 }
 
-/// The device library's name for a load's or store's eviction hint ("" for none).
-static std::string evictionArg(const Op &op) {
-  if (op.opcode == "evict_first")
-    return ", tilec::Evict::first";
-  if (op.opcode == "evict_last")
-    return ", tilec::Evict::last";
-  return "";
+/// A load's or store's cache hints as the device library's template arguments, each after
+/// ", ": none, the eviction policy, or the policy and the Cache (cache modifier, volatile).
+static std::string cachePolicyArgs(const Op &op) {
+  std::string evict = op.opcode == "evict_first" ? "tilec::Evict::first"
+                      : op.opcode == "evict_last" ? "tilec::Evict::last"
+                                                  : "tilec::Evict::normal";
+  std::string cache = op.isVolatile ? "volatile_" : op.cache;
+  if (cache.empty())
+    return op.opcode.empty() ? "" : ", " + evict;
+  return ", " + evict + ", tilec::Cache::" + cache;
 }
 
 void KernelEmitter::emitLoad(const Op &op) {
@@ -42,18 +45,21 @@ void KernelEmitter::emitLoad(const Op &op) {
   comment(op);
   if (r->type.isScalar()) {
     std::string p = elem(ptrs, "0");
+    std::string policy = cachePolicyArgs(op);
+    std::string read =
+        policy.empty() ? "*" + p : "tilec::load_one<" + policy.substr(2) + ">(" + p + ")";
     *out_ << "  " << r->type.cudaConstScalar() << " " << name << " = ";
     if (mask)
-      *out_ << elem(mask, "0") << " ? *" << p << " : "
+      *out_ << elem(mask, "0") << " ? " << read << " : "
             << (other ? elem(other, "0") : zeroOf(r->type.elem));
     else
-      *out_ << "*" << p;
+      *out_ << read;
     *out_ << ";\n";
     return;
   }
   std::string L = layoutOf(r);
   std::string w = names_.fresh(name + "_width");
-  std::string templateArgs = accessWidth(op, w, name + "_mask_uniform", "") + evictionArg(op);
+  std::string templateArgs = accessWidth(op, w, name + "_mask_uniform", "") + cachePolicyArgs(op);
   *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
@@ -71,13 +77,18 @@ void KernelEmitter::emitStore(const Op &op) {
   comment(op);
   if (ptrs->type.isScalar()) {
     // One thread stores a scalar for the whole program instance.
-    *out_ << "  if (tid == 0" << (mask ? " && " + elem(mask, "0") : "") << ") *" << elem(ptrs, "0")
-          << " = " << elem(val, "0") << ";\n";
+    std::string policy = cachePolicyArgs(op);
+    *out_ << "  if (tid == 0" << (mask ? " && " + elem(mask, "0") : "") << ") ";
+    if (policy.empty())
+      *out_ << "*" << elem(ptrs, "0") << " = " << elem(val, "0") << ";\n";
+    else
+      *out_ << "tilec::store_one<" << policy.substr(2) << ">(" << elem(ptrs, "0") << ", "
+            << elem(val, "0") << ");\n";
     return;
   }
   std::string L = layoutOf(ptrs);
   std::string w = names_.fresh("store_width");
-  std::string templateArgs = accessWidth(op, w, "store_mask_uniform", "") + evictionArg(op);
+  std::string templateArgs = accessWidth(op, w, "store_mask_uniform", "") + cachePolicyArgs(op);
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
   *out_ << "    tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "

@@ -114,6 +114,7 @@ private:
   void emitReduce(const Op &op);
   void emitScan(const Op &op);
   void emitAtomic(const Op &op);
+  void emitInlineAsm(const Op &op); // tl::inline_asm_elementwise (EmitInlineAsm.cpp)
   void emitRelayout(const Op &op);
   // tl::flip, tl::gather, tl::histogram (EmitIndexed.cpp)
   void emitFlip(const Op &op);

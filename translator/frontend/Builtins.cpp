@@ -47,25 +47,6 @@ bool Lowerer::wantTemplateArgCount(const CallExpr *call, const Callee &c, size_t
   return false;
 }
 
-/// The eviction hint a tile load or store ends with (`tl::evict_first`, `tl::evict_last`,
-/// `tl::evict_normal` or `tl::eviction::first` ...): its name, or nothing when the argument is
-/// not one.
-static std::optional<std::string> evictionHint(const Expr *e) {
-  const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-  if (!ref)
-    return std::nullopt;
-  const ValueDecl *d = ref->getDecl();
-  std::string type = d->getType().getUnqualifiedType().getAsString();
-  if (type.find("eviction") == std::string::npos)
-    return std::nullopt;
-  std::string n = d->getNameAsString();
-  if (isa<EnumConstantDecl>(d))
-    n = "evict_" + n;
-  if (n == "evict_normal" || n == "evict_first" || n == "evict_last")
-    return n;
-  return std::nullopt;
-}
-
 Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
   unsigned nargs = givenArgs(call);
@@ -73,6 +54,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   auto want = [&](unsigned lo, unsigned hi) { return wantArgs(call, c, lo, hi); };
   auto wantTemplateArgs = [&](size_t count) { return wantTemplateArgCount(call, c, count); };
   const Type scalarInt{ElemType::known(ScalarKind::I32), false, false, {}};
+  if (n != "load" && n != "store" && !rejectMisplacedHints(call, n))
+    return nullptr;
 
   if (n == "program_id" || n == "num_programs") {
     if (!want(1, 1))
@@ -158,27 +141,23 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   }
   if (n == "dot")
     return lowerDot(call, c);
+  if (n == "inline_asm_elementwise")
+    return lowerInlineAsm(call, c);
   if (n == "swizzle2d" || n == "split") { // a pair: PairOps.cpp lowers it where it is taken apart
     std::string how = "`auto [i, j] = tl::" + n + "(...)`";
     error(call,
           "tl::" + n + " returns two values: take them apart with " + how + " or .first/.second");
     return nullptr;
   }
-  // A last argument naming an eviction hint is not an operand: it goes on the op.
-  std::string hint;
-  bool hinted = false;
-  if ((n == "load" || n == "store") && nargs > 1) {
-    if (auto h = evictionHint(call->getArg(nargs - 1))) {
-      hint = *h == "evict_normal" ? "" : *h;
-      hinted = true;
-      --nargs;
-    }
-  }
+  // Trailing cache hints are not operands: they go on the op.
+  AccessHints hints;
+  if ((n == "load" || n == "store") && !peelAccessHints(call, n, nargs, hints))
+    return nullptr;
   auto wantOperands = [&](unsigned lo, unsigned hi) {
     if (nargs >= lo && nargs <= hi)
       return true;
     error(call, "tl::" + n + " takes " + std::to_string(lo) + " to " + std::to_string(hi) +
-                    " arguments" + (hinted ? " before its eviction hint, " : ", ") +
+                    " arguments" + (hints.given ? " before its cache hints, " : ", ") +
                     std::to_string(nargs) + " given");
     return false;
   };
@@ -214,12 +193,10 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
         return nullptr;
       ops.push_back(other);
     }
-    if (!hint.empty() && t.isScalar()) {
-      error(call, "eviction hints apply to loads and stores of tiles");
-      return nullptr;
-    }
     Op *load = emit(OpKind::Load, ops, t, call);
-    load->opcode = hint;
+    load->opcode = hints.eviction;
+    load->cache = hints.cache;
+    load->isVolatile = hints.isVolatile;
     return load->result;
   }
   if (n == "store") {
@@ -262,11 +239,9 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
     std::vector<Value *> ops = {ptrs, val};
     if (mask)
       ops.push_back(mask);
-    if (!hint.empty() && ptrs->type.isScalar()) {
-      error(call, "eviction hints apply to loads and stores of tiles");
-      return nullptr;
-    }
-    emit(OpKind::Store, ops, Type{}, call, /*hasResult=*/false)->opcode = hint;
+    Op *store = emit(OpKind::Store, ops, Type{}, call, /*hasResult=*/false);
+    store->opcode = hints.eviction;
+    store->cache = hints.cache;
     return nullptr;
   }
   if (n == "where") {

@@ -3,6 +3,13 @@
 //   tl::dot(a, b)                        %9 = dot "tf32" %5:a, %7:b, %8 : tile<float, BM, BN>
 //   tl::dot(a, b, acc)                   %9 = dot "tf32" %5:a, %7:b, %3:acc
 //   tl::dot(a, b, acc, tl::precision::ieee)   float operands multiplied exactly
+//   tl::dot<tl::half>(a, b, acc)         %c = cast %acc : tile<float, BM, BN>
+//                                        %d = dot "tf32" %5:a, %7:b, %c
+//                                        %e = cast %d : tile<tl::half, BM, BN>
+//
+// The template argument is Triton's out_dtype: the accumulation type, or tl::half for half
+// and fp8 operands, which sums in float and rounds the result to half once per call (acc,
+// then a half tile, widens to float first).
 //
 // The accumulator type: float for half, bfloat16, fp8 and float operands, int32 for 8-bit
 // integers; an operand type that is a template parameter is taken to be a floating type
@@ -35,6 +42,29 @@ std::optional<ElemType> accumulatorType(const ElemType &in) {
 }
 
 /// "ieee" or "tf32" from `tl::precision::ieee` and the like; empty when it is not one.
+/// Why tl::dot<out> is refused for operands `in` (accumulated in `acc`), or "" when it is not.
+std::string outTypeProblem(const ElemType &out, const ElemType &in, const ElemType &acc) {
+  if (out == acc)
+    return "";
+  std::string spelled = "tl::dot<" + out.cuda() + ">";
+  if (out.is(ScalarKind::BF16))
+    return spelled + ": Triton has no bfloat16 out_dtype; write "
+                     "tl::cast<tl::bfloat16>(tl::dot(a, b))";
+  if (out.is(ScalarKind::F16)) {
+    if ((in.isKnown() && (in.is(ScalarKind::F16) || in.isFp8())) ||
+        in.form == ElemType::Form::Param)
+      return ""; // a template type is checked per specialization (lowerDot)
+    return spelled + " needs half or fp8 operands, not " +
+           (in.isKnown() ? in.cuda() : "a template element type (" + in.cuda() + ")") +
+           " (Triton computes float and bfloat16 products in float whatever out_dtype says); "
+           "write tl::cast<tl::half>(tl::dot(a, b))";
+  }
+  return spelled + ": the result type (Triton's out_dtype) of a product of " + in.cuda() +
+         " tiles is " + acc.cuda() +
+         (in.is(ScalarKind::F16) || in.isFp8() ? " or tl::half" : "") +
+         "; cast the result for another type";
+}
+
 std::string precisionName(const Expr *e) {
   if (const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts())) {
     std::string n = ref->getDecl()->getNameAsString();
@@ -88,6 +118,29 @@ Value *Lowerer::lowerDot(const CallExpr *call, const Callee &c) {
                     " for this type; use larger tiles (mask what lies outside the data)");
     return nullptr;
   }
+  // Triton's out_dtype: the result's type, when it is not the accumulation type.
+  std::optional<ElemType> out;
+  if (c.templateArgs.size() > 1) {
+    error(call, "tl::dot takes one template argument, the result type (Triton's out_dtype)");
+    return nullptr;
+  }
+  if (c.templateArgs.size() == 1) {
+    out = templateArgType(c.templateArgs[0]);
+    if (!out)
+      return nullptr;
+    if (std::string why = outTypeProblem(*out, a->type.elem, *accType); !why.empty()) {
+      error(call, why);
+      return nullptr;
+    }
+    if (*out == *accType)
+      out.reset();
+    if (out && a->type.elem.form == ElemType::Form::Param) {
+      // Where the kernel is compiled: 16- and 8-bit floats (bfloat16 is not told apart).
+      Op *check = emit(OpKind::StaticAssert, {}, Type{}, call, /*hasResult=*/false);
+      check->opcode = "tl::dot<tl::half> needs half or fp8 operands";
+      check->attrs.push_back(SymExpr::expr("sizeof(" + a->type.elem.cuda() + ") <= 2", true));
+    }
+  }
   std::vector<SymExpr> shape = {a->type.shape[0], b->type.shape[1]};
   Type rt{*accType, false, false, shape};
   Value *acc = nullptr;
@@ -100,13 +153,19 @@ Value *Lowerer::lowerDot(const CallExpr *call, const Callee &c) {
                                  acc->type.shapeStr());
       return nullptr;
     }
-    if (a->type.elem.isKnown() && !(acc->type.elem == *accType)) {
-      error(call->getArg(2), "the accumulator of tl::dot on " + a->type.elem.cuda() +
-                                 " must hold " + accType->cuda() + ", not " +
-                                 acc->type.elem.cuda());
+    const ElemType &want = out ? *out : *accType;
+    if ((out || a->type.elem.isKnown()) && !(acc->type.elem == want)) {
+      error(call->getArg(2), "the accumulator of tl::dot" + (out ? "<" + out->cuda() + ">" : "") +
+                                 " on " + a->type.elem.cuda() + " must hold " + want.cuda() +
+                                 ", not " + acc->type.elem.cuda());
       return nullptr;
     }
-    rt.elem = acc->type.elem;
+    if (out) {
+      acc = castTo(acc, *accType, call->getArg(2)); // the sum runs in float
+      if (!acc)
+        return nullptr;
+    } else
+      rt.elem = acc->type.elem;
   } else {
     Value *zero = constant(SymExpr(0), rt.elem, call);
     acc = emit(OpKind::Splat, {zero}, rt, call)->result;
@@ -122,7 +181,7 @@ Value *Lowerer::lowerDot(const CallExpr *call, const Callee &c) {
   }
   Op *op = emit(OpKind::Dot, {a, b, acc}, rt, call);
   op->opcode = precision;
-  return op->result;
+  return out ? castTo(op->result, *out, call) : op->result;
 }
 
 } // namespace tilec

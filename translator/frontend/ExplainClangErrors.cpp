@@ -1,7 +1,8 @@
 // Errors added after clang's own where its wording misleads kernel authors. A run-time value
 // given as a tl:: template argument (`tl::arange<0, n>()`) makes clang say "no matching
-// function for call to 'arange'"; the added error says what is wrong and what to write
-// instead. (An error, not a note: clang drops a note whose preceding diagnostic it ignored.)
+// function for call to 'arange'"; a cache modifier tl::cache lacks only "no member named";
+// the added error says what is wrong and what to write instead. (An error, not a note: clang
+// drops a note whose preceding diagnostic it ignored.)
 #include "frontend/Frontend.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -81,8 +82,33 @@ private:
 
 } // namespace
 
+/// `tl::cache::lu` (no such cache modifier): clang says only that tl::cache has no `lu`, and
+/// may drop the whole declaration it was in from the AST; the source still shows it.
+static void explainCacheModifiers(ASTContext &ctx) {
+  static const std::set<std::string> known = {"ca", "cg", "cv", "wb", "cs", "wt"};
+  auto &sm = ctx.getSourceManager();
+  FileID main = sm.getMainFileID();
+  llvm::StringRef text = sm.getBufferData(main);
+  const llvm::StringRef prefix = "tl::cache::";
+  for (size_t at = text.find(prefix); at != llvm::StringRef::npos;
+       at = text.find(prefix, at + 1)) {
+    size_t from = at + prefix.size(), to = from;
+    while (to < text.size() && (isalnum(text[to]) || text[to] == '_'))
+      ++to;
+    std::string name = text.substr(from, to - from).str();
+    if (name.empty() || known.count(name))
+      continue;
+    auto &d = ctx.getDiagnostics();
+    d.Report(sm.getLocForStartOfFile(main).getLocWithOffset(int(from)),
+             d.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+        << "'" + name + "' is not a cache modifier: loads take tl::cache::ca, cg or cv, " +
+               "stores tl::cache::wb, cg, cs or wt (Triton's cache_modifier values)";
+  }
+}
+
 void explainClangErrors(ASTContext &ctx) {
   Explainer(ctx).TraverseDecl(ctx.getTranslationUnitDecl());
+  explainCacheModifiers(ctx);
 }
 
 } // namespace tilec

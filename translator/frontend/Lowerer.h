@@ -114,6 +114,25 @@ public:
   bool wantArgs(const clang::CallExpr *call, const Callee &c, unsigned lo, unsigned hi);
   bool wantTemplateArgCount(const clang::CallExpr *call, const Callee &c, size_t count);
 
+  // --- cache hints of tl::load / tl::store (MemoryHints.cpp) ---
+  struct AccessHints {
+    std::string eviction; // "evict_first", "evict_last" or ""
+    std::string cache;    // "cg" ... or ""
+    bool isVolatile = false;
+    bool given = false; // any hint written, evict_normal included
+  };
+  /// Takes the trailing hints of tl::`fn` ("load" or "store") off `nargs`; false after an
+  /// error (a hint the access does not take, or hints PTX cannot combine).
+  bool peelAccessHints(const clang::CallExpr *call, const std::string &fn, unsigned &nargs,
+                       AccessHints &hints);
+  /// False (after an error) when a tl:: call other than a load or store is given a hint.
+  bool rejectMisplacedHints(const clang::CallExpr *call, const std::string &fn);
+
+  // --- tl::inline_asm_elementwise (InlineAsmOps.cpp) ---
+  Value *lowerInlineAsm(const clang::CallExpr *call, const Callee &callee);
+  /// Whether `e` is tl::host_fallback(...), the interpreter's stand-in for the asm.
+  bool isHostFallback(const clang::Expr *e);
+
   // --- shape operations (ShapeOps.cpp) ---
   static bool isShapeOpName(const std::string &name);
   Value *lowerShapeOp(const clang::CallExpr *call, const Callee &callee);

@@ -2,6 +2,17 @@
 
 namespace tilec {
 
+bool isCacheModifierOf(OpKind kind, const std::string &name) {
+  auto in = [&](const auto &names) {
+    for (const char *n : names)
+      if (name == n)
+        return true;
+    return false;
+  };
+  return (kind == OpKind::Load && in(kLoadCacheModifiers)) ||
+         (kind == OpKind::Store && in(kStoreCacheModifiers));
+}
+
 const char *opKindName(OpKind k) {
   switch (k) {
   case OpKind::Param:
@@ -58,6 +69,8 @@ const char *opKindName(OpKind k) {
     return "scan";
   case OpKind::Random:
     return "random";
+  case OpKind::InlineAsm:
+    return "inline_asm";
   case OpKind::Atomic:
     return "atomic";
   case OpKind::Dot:

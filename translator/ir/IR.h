@@ -32,8 +32,9 @@ enum class OpKind {
   Cast,          // tl::cast<T>; the result type is the target
   Bitcast,       // tl::bitcast<T>
   AddPtr,        // pointer (scalar or tile) + offsets
-  Load,          // operands: ptrs [, mask [, other]]
-  Store,         // operands: ptrs, value [, mask]
+  Load,          // operands: ptrs [, mask [, other]]; `opcode` the eviction policy
+                 // ("evict_first", "evict_last" or ""), `cache` and `isVolatile` the hints
+  Store,         // operands: ptrs, value [, mask]; `opcode`, `cache` as a Load's
   Hint,          // multiple_of / max_contiguous: operand 0 unchanged, attr[0] the hinted amount
   ExpandDims,    // rank-1 [N] -> rank-2 with a 1 inserted at attr[0]
   ConvertLayout, // the same rank-1 tile in another layout (through shared memory)
@@ -48,6 +49,9 @@ enum class OpKind {
   Scan,          // `opcode` cumsum/cumprod/associative_scan (region: combine); attr[0] reverse,
                  // attr[1] the axis
   Random,        // `opcode` rand/randn/randint; operands: seed, offsets (elementwise)
+  InlineAsm,     // tl::inline_asm_elementwise: `opcode` the asm (Triton's: $0 the result,
+                 // $1... the operands), `asmConstraints` Triton's constraints; elementwise
+                 // over the operands (tiles of the result's shape, or scalars)
   Atomic,        // `opcode` add/max/min/xchg/cas; operands: ptrs, [cmp,] value [, mask]
   Dot,           // a [M, K] x b [K, N] + acc [M, N] on tensor cores; `opcode` the float
                  // precision ("tf32" or "ieee"); operands: a, b, acc (a and b may be smem tiles)
@@ -85,6 +89,14 @@ const char *opKindName(OpKind k);
 /// the tl::sem / tl::scope enumerators alike.
 inline constexpr const char *kAtomicSems[] = {"relaxed", "acquire", "release", "acq_rel"};
 inline constexpr const char *kAtomicScopes[] = {"cta", "gpu", "sys"};
+
+/// Cache modifiers (Triton's cache_modifier, PTX's cache operators without the dot) that a
+/// Load's or Store's `cache` may hold: the same spelling names tl::cache's enumerators and
+/// the device library's Cache.
+inline constexpr const char *kLoadCacheModifiers[] = {"ca", "cg", "cv"};
+inline constexpr const char *kStoreCacheModifiers[] = {"wb", "cg", "cs", "wt"};
+/// Whether `name` ("cg") is a cache modifier an op of `kind` (Load or Store) takes.
+bool isCacheModifierOf(OpKind kind, const std::string &name);
 
 /// What the contiguity/divisibility analysis knows about an integer or pointer value,
 /// along the (single, for now) tile dimension; in elements, except `divisibility` of a
@@ -134,6 +146,14 @@ struct Op {
   // Loads, stores and float atomic adds (set by layout assignment): elements per vector
   // access.
   SymExpr accessWidth = 1;
+  // Loads and stores: the cache modifier (one of kLoadCacheModifiers / kStoreCacheModifiers,
+  // "" for none) and, for a load, Triton's volatile.
+  std::string cache;
+  bool isVolatile = false;
+  // An InlineAsm: its constraints ("=r,r": the result's register, then one per operand) and
+  // whether every execution must stay (Triton's is_pure = false: `asm volatile`).
+  std::string asmConstraints;
+  bool asmImpure = false;
   // Software pipelining: what PipelineLoads decided, for LowerPipeline to carry out (no op
   // has these after lower-pipeline). A For: its loads that feed tl::dot are to be copied to
   // shared memory NUM_STAGES - 1 iterations ahead (`pipelined`), and `producerCarried[i]`

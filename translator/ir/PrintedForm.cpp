@@ -121,6 +121,22 @@ const std::vector<OpWord> &opWords() {
       flag("a:regs", [](Op &op) -> bool & { return op.dotRegistersA; }),
       stage("producer", Op::Stage::Producer),
       stage("producer+consumer", Op::Stage::Both),
+      // A load's or store's cache modifier, checked against the op's table.
+      {"cache",
+       [](const Kernel &, const Op &op) { return op.cache.empty() ? "" : "cache=" + op.cache; },
+       [](Kernel &, Op &op, const std::string &arg) {
+         op.cache = arg;
+         return isCacheModifierOf(op.kind, arg);
+       }},
+      flag("volatile", [](Op &op) -> bool & { return op.isVolatile; }),
+      {"constraints",
+       [](const Kernel &, const Op &op) {
+         return op.asmConstraints.empty() ? "" : "constraints(" + op.asmConstraints + ")";
+       },
+       [](Kernel &, Op &op, const std::string &arg) {
+         return !(op.asmConstraints = arg).empty();
+       }},
+      flag("impure", [](Op &op) -> bool & { return op.asmImpure; }),
       {"axis",
        [](const Kernel &, const Op &op) {
          bool printed = op.kind == OpKind::ProgramId || op.kind == OpKind::NumPrograms;

@@ -116,6 +116,10 @@ std::string verifyKernel(const Kernel &k) {
       err = std::string(opKindName(op.kind)) + " has no result";
     if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !op.operands[0]->type.pointer)
       err = std::string(opKindName(op.kind)) + " of a non-pointer";
+    if (!op.cache.empty() && !isCacheModifierOf(op.kind, op.cache))
+      err = "cache=" + op.cache + " on " + opKindName(op.kind);
+    if (op.isVolatile && op.kind != OpKind::Load)
+      err = std::string("volatile on ") + opKindName(op.kind);
     // The schedule's shared-memory ops: rings are rank 3 (stages first), stages and buffers
     // rank 2; copies go from pointer tiles into a stage.
     auto smemOfRank = [](const Value *v, size_t rank) {

@@ -114,6 +114,10 @@ Op *Builder::clone(const Op &op, std::vector<Value *> operands, Type type) {
   c->opcode = op.opcode;
   c->attrs = op.attrs;
   c->axis = op.axis;
+  c->cache = op.cache;
+  c->isVolatile = op.isVolatile;
+  c->asmConstraints = op.asmConstraints;
+  c->asmImpure = op.asmImpure;
   c->srcText = op.srcText;
   c->loc = op.loc;
   c->line = op.line;

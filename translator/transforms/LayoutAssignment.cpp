@@ -146,6 +146,7 @@ bool sharesLayout(OpKind k) {
   case OpKind::AddPtr:
   case OpKind::Hint:
   case OpKind::Random:
+  case OpKind::InlineAsm:
   case OpKind::Load:
   case OpKind::Store:
   case OpKind::Atomic:

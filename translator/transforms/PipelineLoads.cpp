@@ -56,6 +56,8 @@ private:
 bool LoopPipeliner::qualifies(const Op &load) const {
   if (load.kind != OpKind::Load || !load.result || load.result->type.shape.size() != 2)
     return false;
+  if (load.isVolatile || load.cache == "cv")
+    return false; // read where the program reads it, not stages ahead
   if (load.operands.size() > 2 && !isZero(load.operands[2]))
     return false; // cp.async fills masked-off elements with zeros only
   if (load.operands.size() > 1 && !load.operands[1]->type.isTile())

@@ -23,9 +23,11 @@
 #include <tilec/tl/gather.h>
 #include <tilec/tl/hints.h>
 #include <tilec/tl/histogram.h>
+#include <tilec/tl/inline_asm.h>
 #include <tilec/tl/macros.h>
 #include <tilec/tl/math.h>
 #include <tilec/tl/memory.h>
+#include <tilec/tl/memory_hints.h>
 #include <tilec/tl/operators.h>
 #include <tilec/tl/program.h>
 #include <tilec/tl/promotion.h>

@@ -1,10 +1,11 @@
-// tilec/tl/dot.h - matrix product of tiles: tl::dot(a, b), tl::dot(a, b, acc[, precision]).
+// tilec/tl/dot.h - matrix product of tiles: tl::dot(a, b), tl::dot(a, b, acc[, precision]),
+// tl::dot<Out>(...) for Triton's out_dtype.
 //
 //   a [M, K] x b [K, N] (+ acc [M, N]) -> [M, N] in the accumulation type:
 //     half, bfloat16, float8_e4m3, float8_e5m2 (any float narrower than 32 bits) -> float
 //     float -> float, double -> double, int8 -> int32
 //   a and b have the same element type; acc, when given, has exactly the result's type and
-//   shape (Triton's default out_dtype; cast the result for another type).
+//   shape (Triton's default out_dtype; tl::dot<Out> below for another).
 //
 // Order: every result element starts from acc and adds a[i, k] * b[k, j] for k = 0, 1, ...
 // one product at a time in the accumulation type (a fused multiply-add for floats; integers
@@ -13,11 +14,18 @@
 // tensor cores of sm_89 and sm_90 are measured to keep only about 14 significant bits of
 // their sums, truncated, so fp8 results may differ more).
 //
+// tl::dot<Out>(a, b[, acc[, precision]]) is Triton's out_dtype: Out is the accumulation type
+// above (float, the default), or tl::half for half and fp8 operands: the product is summed in
+// float, starting from acc (a tl::half tile) converted to float, and the result rounded to half
+// once per call (the GPU does the same). Triton computes float and bfloat16 operands in float
+// whatever out_dtype says, and has no bfloat16 out_dtype: both are refused here.
+//
 // precision (Triton's input_precision) matters for float inputs only: tf32, the default,
 // rounds each operand to tf32 (10 mantissa bits, to nearest, ties away from zero, as CUDA's
 // cvt.rna.tf32.f32) before multiplying, as the tensor cores see it; ieee keeps full floats.
 #pragma once
 
+#include <tilec/tl/elementwise.h>
 #include <tilec/tl/tile.h>
 
 #include <cmath>
@@ -126,6 +134,54 @@ template <class A, class B>
   requires(detail::is_tile_v<A> && detail::is_tile_v<B>)
 auto dot(const A &a, const B &b) {
   return dot(a, b, typename detail::dot_types<A, B>::result{});
+}
+
+namespace detail {
+
+/// Whether tl::dot<Out> is available for operands of type T (see the header comment).
+template <class Out, class T>
+inline constexpr bool dot_out_ok_v =
+    std::is_same_v<Out, dot_acc_t<T>> ||
+    (std::is_same_v<Out, half> && (std::is_same_v<T, half> || is_fp8_v<T>));
+
+template <class Out, class A, class B> constexpr void check_dot_out() {
+  using T = elem_t<A>;
+  static_assert(!std::is_same_v<Out, bfloat16>,
+                "tl::dot<tl::bfloat16>: Triton has no bfloat16 out_dtype; write "
+                "tl::cast<tl::bfloat16>(tl::dot(a, b))");
+  static_assert(std::is_same_v<Out, bfloat16> || !std::is_same_v<Out, half> ||
+                    dot_out_ok_v<Out, T>,
+                "tl::dot<tl::half> needs half or fp8 operands (Triton computes float and "
+                "bfloat16 ones in float whatever out_dtype says); cast the result");
+  static_assert(std::is_same_v<Out, bfloat16> || std::is_same_v<Out, half> ||
+                    dot_out_ok_v<Out, T>,
+                "tl::dot<Out>: Out (Triton's out_dtype) must be the accumulation type (float "
+                "for floats, int32_t for int8_t), or tl::half for half and fp8 operands");
+}
+
+} // namespace detail
+
+/// tl::dot with Triton's out_dtype: a [M, K] x b [K, N] + acc [M, N], acc and the result of
+/// type Out (see the header comment).
+template <class Out, class A, class B, class C>
+  requires(detail::is_elem_v<Out> && detail::is_tile_v<A> && detail::is_tile_v<B>)
+auto dot(const A &a, const B &b, const C &acc, precision p = precision::tf32) {
+  detail::check_dot_out<Out, A, B>();
+  static_assert(!detail::is_tile_v<C> || std::is_same_v<detail::elem_t<C>, Out>,
+                "tl::dot<Out>: acc must hold Out");
+  using Acc = typename detail::dot_types<A, B>::acc_elem;
+  if constexpr (std::is_same_v<Out, Acc>)
+    return dot(a, b, acc, p);
+  else
+    return cast<Out>(dot(a, b, cast<Acc>(acc), p));
+}
+
+/// tl::dot<Out>(a, b): accumulated from zero, the result of type Out.
+template <class Out, class A, class B>
+  requires(detail::is_elem_v<Out> && detail::is_tile_v<A> && detail::is_tile_v<B>)
+auto dot(const A &a, const B &b) {
+  detail::check_dot_out<Out, A, B>();
+  return cast<Out>(dot(a, b));
 }
 
 } // namespace tl

@@ -5,10 +5,8 @@
 // masked-off lanes may lie outside any allocation (they are formed with integer arithmetic,
 // so even forming them is defined behaviour on the host).
 //
-// Tile loads and stores take an optional last argument, a cache eviction hint (Triton's
-// eviction_policy): tl::evict_first for data used once (streamed through L1 and L2),
-// tl::evict_last for data that many programs read again (kept in L2). Values never depend on
-// it; the interpreter ignores it.
+// Loads and stores also take trailing cache hints (eviction policy, cache modifier,
+// volatile): tl/memory_hints.h.
 //
 // Each load, store and atomic takes a defaulted last parameter, its call site: a checked
 // launch (tilec/checked_launch.h) names the kernel line that touched memory out of bounds.
@@ -91,7 +89,7 @@ std::remove_cv_t<T> load(T *p, std::source_location loc = std::source_location::
 
 /// mask ? *p : other.
 template <class T, class O = std::remove_cv_t<T>>
-  requires detail::is_elem_v<std::remove_cv_t<T>>
+  requires detail::is_elem_v<std::remove_cv_t<T>> && detail::is_operand_v<O>
 std::remove_cv_t<T> load(T *p, bool mask, const O &other = O(0),
                          std::source_location loc = std::source_location::current()) {
   using E = std::remove_cv_t<T>;
@@ -168,46 +166,6 @@ void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask = tru
                            [i] { return detail::lane_text<S>(i); });
       *ptrs.elems[i] = detail::convert<T>(detail::element_at<S>(value, i));
     }
-}
-
-/// How long the lines a tile load or store touches should stay in the caches.
-enum class eviction { normal, first, last };
-inline constexpr eviction evict_normal = eviction::normal;
-inline constexpr eviction evict_first = eviction::first;
-inline constexpr eviction evict_last = eviction::last;
-
-/// The loads and stores above with an eviction hint, which does not change their values.
-template <class T, int D0, int... Ds>
-tile<std::remove_cv_t<T>, D0, Ds...>
-load(const tile<T *, D0, Ds...> &ptrs, eviction,
-     std::source_location loc = std::source_location::current()) {
-  return load(ptrs, loc);
-}
-template <class T, int D0, int... Ds, class M>
-  requires detail::is_mask_v<M>
-tile<std::remove_cv_t<T>, D0, Ds...>
-load(const tile<T *, D0, Ds...> &ptrs, const M &mask, eviction,
-     std::source_location loc = std::source_location::current()) {
-  return load(ptrs, mask, std::remove_cv_t<T>(0), loc);
-}
-template <class T, int D0, int... Ds, class M, class O>
-  requires detail::is_mask_v<M> && detail::is_operand_v<O>
-tile<std::remove_cv_t<T>, D0, Ds...>
-load(const tile<T *, D0, Ds...> &ptrs, const M &mask, const O &other, eviction,
-     std::source_location loc = std::source_location::current()) {
-  return load(ptrs, mask, other, loc);
-}
-template <class T, int D0, int... Ds, class V>
-  requires detail::is_operand_v<V>
-void store(const tile<T *, D0, Ds...> &ptrs, const V &value, eviction,
-           std::source_location loc = std::source_location::current()) {
-  store(ptrs, value, true, loc);
-}
-template <class T, int D0, int... Ds, class V, class M>
-  requires detail::is_operand_v<V> && detail::is_mask_v<M>
-void store(const tile<T *, D0, Ds...> &ptrs, const V &value, const M &mask, eviction,
-           std::source_location loc = std::source_location::current()) {
-  store(ptrs, value, mask, loc);
 }
 
 } // namespace tl
