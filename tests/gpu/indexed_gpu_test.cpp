@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <random>
 
 namespace host { // the kernels as the interpreter runs them
@@ -165,7 +166,8 @@ template <int B, int BINS> void check_histogram_1d(int n, int warps) {
   tilec_test::synchronize();
   expect_same_bits(dper.get(), want_per, "per program");
   expect_same_bits(dtotal.get(), want_total, "total");
-  EXPECT_GT(want_total[0], 0); // counts were made
+  // Counts were made (a given bin may stay empty: 300 values over 512 bins).
+  EXPECT_GT(std::accumulate(want_total.begin(), want_total.begin() + BINS, 0), 0);
 }
 
 template <int R, int C> void check_histogram_2d(int warps) {
