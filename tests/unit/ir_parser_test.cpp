@@ -167,6 +167,33 @@ TEST(IrParser, ReportsWhereTheTextIsWrong) {
   EXPECT_EQ(errorOf("  %0 = constant [1] : int\n"), "line 1: expected 'kernel @name<...>(...)'");
 }
 
+TEST(IrParser, CacheHintsAndInlineAsmPrintBackTheSame) {
+  const std::string text = R"(kernel @k<>(const float* x, float* y)
+  %0:x = param [0] : const float*
+  %1:y = param [1] : float*
+  %2 = load "evict_last" cache=cg %0:x : float  {width=1}
+  %3 = load volatile %0:x : float  {width=1}
+  %4 = inline_asm "add.f32 $0, $1, $2; // 100%" constraints(=f,f,f) %2, %3 : float
+  %5 = inline_asm "mov.u32 $0, %smid;" constraints(=r) impure : unsigned
+  store cache=wt %1:y, %4  {width=1}
+)";
+  std::string err;
+  auto k = parseKernel(text, err);
+  ASSERT_TRUE(k) << err;
+  EXPECT_EQ(printKernel(*k), text) << firstDifference(text, printKernel(*k));
+  EXPECT_EQ(verifyKernel(*k), "");
+  EXPECT_EQ(k->body.ops[2]->cache, "cg");
+  EXPECT_TRUE(k->body.ops[3]->isVolatile);
+  EXPECT_EQ(k->body.ops[4]->asmConstraints, "=f,f,f");
+  EXPECT_TRUE(k->body.ops[5]->asmImpure);
+  // A cache modifier of the other kind of access does not parse.
+  std::vector<std::unique_ptr<Kernel>> ks;
+  EXPECT_EQ(parseKernels("kernel @k<>(const float* x)\n  %0:x = param [0] : const float*\n"
+                         "  %1 = load cache=wb %0:x : float\n",
+                         ks),
+            "line 3: bad 'cache' on load");
+}
+
 /// `text` parsed (it must parse), then verified.
 std::string verifyText(const std::string &text) {
   std::string err;
