@@ -177,7 +177,7 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
     std::vector<Value *> ops = {ptrs};
     if (mask) {
       if (!mask->type.elem.is(ScalarKind::Bool)) {
-        error(call->getArg(1), "the mask must be bool (a comparison)");
+        error(call->getArg(1), "the mask must be bool (a comparison); write `m != 0` for a number");
         return nullptr;
       }
       if (mask->type.isTile() && !sameShape(mask->type.shape, t.shape)) {
@@ -220,6 +220,11 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
       val = broadcastTo(val, ptrs->type.shape, call->getArg(1));
       if (!val)
         return nullptr;
+    }
+    if (mask && !mask->type.elem.is(ScalarKind::Bool)) {
+      // The interpreter tests a number against zero; the device code takes bool masks.
+      error(call->getArg(2), "the mask must be bool (a comparison); write `m != 0` for a number");
+      return nullptr;
     }
     if (mask && mask->type.isTile() && !sameShape(mask->type.shape, ptrs->type.shape)) {
       mask = broadcastTo(mask, ptrs->type.shape, call->getArg(2));
