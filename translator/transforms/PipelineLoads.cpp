@@ -155,6 +155,10 @@ void LoopPipeliner::run() {
     if (!carried_.count(j) && y->def && producer_.count(y->def) && dependsOnCarried(y->def, memo))
       clash = true;
   }
+  // Nor may the code after the loop: the producer's variables end iterations ahead.
+  for (size_t j : carried_)
+    if (loop_.results[j]->uses > 0)
+      clash = true;
   if (clash)
     return;
 
@@ -200,6 +204,7 @@ void pipelineRegion(Region &r) {
 } // namespace
 
 void runPipelineLoads(Kernel &k, const Target &target) {
+  recountUses(k); // a loop's results read after it keep it from being pipelined
   if (target.cpAsync)
     pipelineRegion(k.body);
 }
