@@ -34,14 +34,7 @@ private:
   std::filesystem::path dir_;
 };
 
-std::vector<float> random_floats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(rng);
-  return v;
-}
+using tilec_test::random_floats;
 
 auto programs_of(int n) {
   return [n](const tilec::Config &meta) { return tilec::cdiv(n, meta["BLOCK"]); };

@@ -51,6 +51,16 @@ template <class T> std::vector<T> poisoned(size_t count) {
   return v;
 }
 
+/// `n` floats uniform in [-1, 1), the same for the same seed.
+inline std::vector<float> random_floats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
 /// A device copy of `host` (poisoned when `host` is), downloaded again by `get()`.
 template <class T> struct Mirror {
   explicit Mirror(const std::vector<T> &host) : buf(host.size() * sizeof(T)) { buf.upload(host); }

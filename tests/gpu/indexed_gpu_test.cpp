@@ -21,15 +21,7 @@ namespace {
 using tilec_test::expect_same_bits;
 using tilec_test::Mirror;
 using tilec_test::poisoned;
-
-std::vector<float> random_floats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = d(rng);
-  return v;
-}
+using tilec_test::random_floats;
 
 template <class T> std::vector<T> random_ints(size_t n, long long lo, long long hi, unsigned seed) {
   std::mt19937 rng(seed);

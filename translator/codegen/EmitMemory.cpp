@@ -106,10 +106,12 @@ void KernelEmitter::emitAtomic(const Op &op) {
   const Value *mask = (!cas && op.operands.size() > 2) ? op.operands[2] : nullptr;
   std::string T = r->type.cudaElem(), name = nameOf(r);
   // An ordering other than Triton's default (acq_rel, gpu) is spelled as template arguments.
-  std::string ordering;
-  if (op.attrs.size() == 2)
-    ordering = std::string("<tilec::MemSem::") + kAtomicSems[op.attrs[0].value()] +
-               ", tilec::MemScope::" + kAtomicScopes[op.attrs[1].value()] + ">";
+  std::string orderingArgs, ordering;
+  if (op.attrs.size() == 2) {
+    orderingArgs = std::string("tilec::MemSem::") + kAtomicSems[op.attrs[0].value()] +
+                   ", tilec::MemScope::" + kAtomicScopes[op.attrs[1].value()];
+    ordering = "<" + orderingArgs + ">";
+  }
   auto call = [&](const std::string &i) {
     std::string c = "tilec::atomic_" + op.opcode + ordering + "(" + elem(ptrs, i) + ", " +
                     elem(op.operands[1], i);
@@ -131,8 +133,8 @@ void KernelEmitter::emitAtomic(const Op &op) {
     // Runs of consecutive addresses, one vector atom each where the target has them (sm_90).
     std::string w = names_.fresh(name + "_width");
     std::string templateArgs = accessWidth(op, w, name + "_mask_uniform", "");
-    if (!ordering.empty())
-      templateArgs += ", " + ordering.substr(1, ordering.size() - 2);
+    if (!orderingArgs.empty())
+      templateArgs += ", " + orderingArgs;
     *out_ << "#pragma unroll\n";
     *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
     *out_ << "    tilec::atomic_add_vec<" << templateArgs << ">(&" << name << "[i], "

@@ -176,10 +176,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
     Type t{ptrs->type.elem, false, false, ptrs->type.shape};
     std::vector<Value *> ops = {ptrs};
     if (mask) {
-      if (!mask->type.elem.is(ScalarKind::Bool)) {
-        error(call->getArg(1), "the mask must be bool (a comparison); write `m != 0` for a number");
+      if (!boolMask(mask, call->getArg(1)))
         return nullptr;
-      }
       if (mask->type.isTile() && !sameShape(mask->type.shape, t.shape)) {
         mask = broadcastTo(mask, t.shape, call->getArg(1)); // a [M, 1] mask covers its rows
         if (!mask)
@@ -221,11 +219,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
       if (!val)
         return nullptr;
     }
-    if (mask && !mask->type.elem.is(ScalarKind::Bool)) {
-      // The interpreter tests a number against zero; the device code takes bool masks.
-      error(call->getArg(2), "the mask must be bool (a comparison); write `m != 0` for a number");
+    if (mask && !boolMask(mask, call->getArg(2)))
       return nullptr;
-    }
     if (mask && mask->type.isTile() && !sameShape(mask->type.shape, ptrs->type.shape)) {
       mask = broadcastTo(mask, ptrs->type.shape, call->getArg(2));
       if (!mask)

@@ -233,6 +233,14 @@ Value *Lowerer::unary(const std::string &opcode, Value *a, const Expr *at) {
   return op->result;
 }
 
+Value *Lowerer::boolMask(Value *mask, const Expr *at) {
+  if (mask && !mask->type.elem.is(ScalarKind::Bool)) {
+    error(at, "the mask must be bool (a comparison); write `m != 0` for a number");
+    return nullptr;
+  }
+  return mask;
+}
+
 Value *Lowerer::castTo(Value *v, const ElemType &to, const Expr *at) {
   if (!v)
     return nullptr;

@@ -188,12 +188,8 @@ Value *Lowerer::lowerIndexedOp(const CallExpr *call, const Callee &c) {
   std::vector<Value *> operands = {x};
   if (givenArgs(call) == 2) {
     Value *mask = lowerExpr(call->getArg(1));
-    if (!mask)
+    if (!boolMask(mask, call->getArg(1)))
       return nullptr;
-    if (!mask->type.elem.is(ScalarKind::Bool)) {
-      error(call->getArg(1), "the mask must be bool (a comparison)");
-      return nullptr;
-    }
     // Triton broadcasts the mask to the input's shape.
     if (mask->type.isScalar())
       mask = emit(OpKind::Splat, {mask}, Type{mask->type.elem, false, false, x->type.shape}, call)

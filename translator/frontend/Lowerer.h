@@ -94,6 +94,9 @@ public:
   Value *binary(const std::string &opcode, Value *a, Value *b, const clang::Expr *at);
   Value *unary(const std::string &opcode, Value *a, const clang::Expr *at);
   Value *castTo(Value *v, const ElemType &t, const clang::Expr *at);
+  /// `mask` itself when it is bool (scalar or tile); otherwise a located error and null. The
+  /// interpreter tests a number against zero, the device code takes bool masks.
+  Value *boolMask(Value *mask, const clang::Expr *at);
   Value *constant(SymExpr value, ElemType t, const clang::Expr *at);
   /// Broadcasts a tile to `shape` (NumPy rules); scalars pass through; null after an error.
   Value *broadcastTo(Value *v, const std::vector<SymExpr> &shape, const clang::Expr *at);

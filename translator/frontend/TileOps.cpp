@@ -315,12 +315,8 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
     const bool masked = !cas && nargs == 3;
     if (masked) {
       Value *mask = lowerExpr(call->getArg(2));
-      if (!mask)
+      if (!boolMask(mask, call->getArg(2)))
         return nullptr;
-      if (!mask->type.elem.is(ScalarKind::Bool)) {
-        error(call->getArg(2), "the mask must be bool (a comparison)");
-        return nullptr;
-      }
       ops.push_back(mask);
     }
     // Pointers, values and mask broadcast together, as in the interpreter: a plain pointer

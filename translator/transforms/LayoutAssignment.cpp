@@ -29,13 +29,15 @@ SymExpr elemBytes(const ElemType &t) {
   return t.bits() ? SymExpr(t.bits() / 8) : SymExpr::expr(t.sizeofExpr(), true);
 }
 
+/// Elements in one 16-byte access through `ptrs`.
+SymExpr perVector(const Value *ptrs) { return SymExpr(16) / elemBytes(ptrs->type.elem); }
+
 /// The widest run an access through `ptrs` could use: 16 bytes, within a contiguous run.
 /// (A run as long as the tile's last dimension needs no bound: runs never exceed it.)
 SymExpr widestRun(const Value *ptrs) {
-  SymExpr perVector = SymExpr(16) / elemBytes(ptrs->type.elem);
   if (ptrs->info.contiguity.sameAs(ptrs->type.shape.back()))
-    return perVector;
-  return symMin(perVector, ptrs->info.contiguity);
+    return perVector(ptrs);
+  return symMin(perVector(ptrs), ptrs->info.contiguity);
 }
 
 /// The widest run an access through `ptrs` can load or store at once: its widest run, bounded
@@ -519,7 +521,7 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
     }
     // VEC never exceeds 16 bytes: only a shorter contiguous run bounds it further.
     SymExpr run = widestRun(ptrs);
-    SymExpr w = run.sameAs(SymExpr(16) / elemBytes(ptrs->type.elem)) ? vec : symMin(vec, run);
+    SymExpr w = run.sameAs(perVector(ptrs)) ? vec : symMin(vec, run);
     op->accessWidth = symMin(w, ptrs->info.divisibility / elemBytes(ptrs->type.elem));
   });
   return "";
