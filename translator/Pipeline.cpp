@@ -24,6 +24,7 @@
 #include "transforms/OrderMemoryAccesses.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
+#include "transforms/TmaCopies.h"
 #include "transforms/TransposeLoads.h"
 
 #include <algorithm>
@@ -41,6 +42,11 @@ template <void (*Fn)(Kernel &)> std::string infallible(Kernel &k, const Target &
 
 std::string pipelineLoads(Kernel &k, const Target &target, const Op **) {
   runPipelineLoads(k, target);
+  return "";
+}
+
+std::string tmaCopies(Kernel &k, const Target &target, const Op **) {
+  runTmaCopies(k, target);
   return "";
 }
 
@@ -92,6 +98,10 @@ const std::vector<PassInfo> &passTable() {
        "offsets of the stage rings and local_alloc buffers in dynamic shared memory "
        "(transforms/AllocateSharedMemory.cpp)",
        infallible<runAllocateSharedMemory>},
+      {"tma-copies",
+       "on sm_90 and newer, pipelined copies of whole boxes come from tensor maps by the copy "
+       "engine, on mbarriers (transforms/TmaCopies.cpp)",
+       tmaCopies},
       {"order-memory",
        "barriers between accesses other threads make to the same global memory, one writing "
        "(transforms/OrderMemoryAccesses.cpp)",

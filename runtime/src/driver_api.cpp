@@ -36,6 +36,12 @@ bool resolve_first(void *lib, std::initializer_list<const char *> symbols, F &ou
   return false;
 }
 
+// A symbol only some drivers have (null when absent): what needs it is skipped, not failed.
+template <class F> bool resolve_optional(void *lib, const char *symbol, F &out) {
+  out = reinterpret_cast<F>(dlsym(lib, symbol));
+  return true;
+}
+
 std::string result_text(const DriverApi &api, CUresult r) {
   const char *name = nullptr;
   const char *text = nullptr;
@@ -86,7 +92,8 @@ bool load_symbols(void *lib, DriverApi &a, std::string &why) {
                        why) &&
          resolve(lib, "cuStreamSynchronize", a.stream_synchronize, why) &&
          resolve(lib, "cuMemsetD8Async", a.memset_d8_async, why) &&
-         resolve(lib, "cuMemcpyDtoDAsync_v2", a.memcpy_dtod_async, why);
+         resolve(lib, "cuMemcpyDtoDAsync_v2", a.memcpy_dtod_async, why) &&
+         resolve_optional(lib, "cuTensorMapEncodeTiled", a.tensor_map_encode_tiled);
 }
 
 LoadResult load() {

@@ -51,6 +51,8 @@ struct DriverApi {
   decltype(&::cuStreamSynchronize) stream_synchronize = nullptr;
   decltype(&::cuMemsetD8Async) memset_d8_async = nullptr;
   decltype(&::cuMemcpyDtoDAsync) memcpy_dtod_async = nullptr;
+  // Tensor maps for the copy engine (TMA); null on drivers before CUDA 12.
+  decltype(&::cuTensorMapEncodeTiled) tensor_map_encode_tiled = nullptr;
 };
 
 /// The loaded driver with its first device and that device's primary context (shared with

@@ -207,22 +207,31 @@ void Emitter::emitLauncher() {
       << "    " << n.key << ".push(" << n.div16 << ");\n    return " << n.key << ";\n  };\n";
 
   os_ << "  auto " << n.launch << " = [&](const tilec::Config &" << config << ") {\n";
+  std::string dyn = dynamicSmemBytes(k_, config + ".num_stages");
+  std::string maps = tmaMapEncoding(k_, n.maps, n.mapsLive, "    ");
+  // The config's own values of the template parameters the maps or the shared memory use.
+  auto declareConfigValues = [&] {
+    for (auto &tp : k_.templateParams)
+      if (d_.setPerConfig(tp.name) && (containsWord(dyn, tp.name) || containsWord(maps, tp.name)))
+        os_ << "    const int64_t " << tp.name << " = " << config << ".get(\"" << tp.name
+            << "\");\n";
+  };
+  if (!maps.empty())
+    declareConfigValues();
+  os_ << maps;
   os_ << "    void* " << n.params << "[] = {";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os_ << (i ? ", " : "") << "(void*)&" << k_.params[i].name;
   if (k_.params.empty())
     os_ << "nullptr";
-  os_ << "};\n";
-  std::string dyn = dynamicSmemBytes(k_, config + ".num_stages");
+  os_ << tmaMapArgs(k_, n.maps, n.mapsLive) << "};\n";
   std::string launch = "    " + n.kernel + ".launch(" + n.specKey + "(" + config + "), " + n.grid +
                        "(" + config + "), " + threads_ + ", ";
   if (dyn.empty()) {
     os_ << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params << ");\n";
   } else {
-    for (auto &tp : k_.templateParams)
-      if (d_.setPerConfig(tp.name) && containsWord(dyn, tp.name))
-        os_ << "    const int64_t " << tp.name << " = " << config << ".get(\"" << tp.name
-            << "\");\n";
+    if (maps.empty())
+      declareConfigValues();
     os_ << "    // the stage buffers of its pipelined loops\n"
         << "    const size_t " << n.sharedBytes << " = size_t(" << dyn << ");\n"
         << launch << n.sharedBytes << ", " << n.stream << ", " << n.params << ");\n";

@@ -27,6 +27,15 @@ std::string emitCuda(const std::vector<const Kernel *> &kernels, const EmitOptio
 /// expression over its template parameters and `numStages`; empty when it needs none.
 std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages);
 
+/// The launcher's statements that encode the kernel's tensor maps (tma_map ops) into
+/// `maps` and set bit i of `mapsLive` when map i could be encoded, each line after `indent`;
+/// empty for a kernel without maps.
+std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::string &mapsLive,
+                           const std::string &indent);
+/// The kernel arguments that follow the user's for its tensor maps: ", (void*)&maps[0], ...,
+/// (void*)&mapsLive", or empty.
+std::string tmaMapArgs(const Kernel &k, const std::string &maps, const std::string &mapsLive);
+
 /// PIPELINE_STAGES, the stage buffers per ring of a pipelined loop, for the launch option
 /// spelled `numStages`: at least 2.
 std::string pipelineStagesDefinition(const std::string &numStages);

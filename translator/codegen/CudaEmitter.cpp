@@ -22,7 +22,7 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
                             op->kind == OpKind::SmemBuffer || op->kind == OpKind::Flip ||
                             op->kind == OpKind::Gather || op->kind == OpKind::Histogram ||
-                            op->kind == OpKind::InlineAsm;
+                            op->kind == OpKind::InlineAsm || op->kind == OpKind::MbarrierRing;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -43,8 +43,8 @@ void KernelEmitter::decideMaterialization() {
         (op->kind == OpKind::Atomic && op->result->type.isScalar()))
       needSmem("tilec::kScratchBytes");
     // An async copy takes its pointers and mask as arrays.
-    if (op->kind == OpKind::AsyncCopy)
-      for (size_t j = 1; j < op->operands.size(); ++j)
+    if (op->kind == OpKind::AsyncCopy || op->kind == OpKind::TmaCopy)
+      for (size_t j = 1; j < op->operands.size() && j < 3; ++j)
         if (op->operands[j]->def && op->operands[j]->def->kind != OpKind::Param)
           arrays_.insert(op->operands[j]->id);
     // tl::dot writes register operands to shared memory from arrays.
@@ -175,6 +175,12 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Gather:
   case OpKind::Histogram:
   case OpKind::InlineAsm:
+  case OpKind::TmaMap:
+  case OpKind::TmaCopy:
+  case OpKind::MbarrierRing:
+  case OpKind::MbarrierArrive:
+  case OpKind::MbarrierWait:
+  case OpKind::MbarrierInval:
     break;
   }
   return "/*unreachable*/";
@@ -195,6 +201,10 @@ void KernelEmitter::emitOp(const Op &op) {
       op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier ||
       op.kind == OpKind::SmemBuffer || op.kind == OpKind::SmemTranspose)
     return emitSchedule(op);
+  if (op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
+      op.kind == OpKind::MbarrierRing || op.kind == OpKind::MbarrierArrive ||
+      op.kind == OpKind::MbarrierWait || op.kind == OpKind::MbarrierInval)
+    return emitTma(op);
   if (op.kind == OpKind::Dot)
     return emitDot(op);
   if (op.kind == OpKind::LocalAlloc)
@@ -291,6 +301,7 @@ std::string KernelEmitter::run() {
       paramNames[size_t(op->attrs[0].value())] = nameOf(op->result);
 
   decideMaterialization();
+  nameTmaMaps();
   limitFoldDepth(k_, arrays_);
   std::ostringstream bodyStream;
   out_ = &bodyStream;
@@ -311,7 +322,7 @@ std::string KernelEmitter::run() {
   os << "__global__ void __launch_bounds__(NUM_WARPS * " << warpSize << ")\n" << k_.name << "(";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os << (i ? ", " : "") << k_.params[i].type.cudaElem() << " " << paramNames[i];
-  os << ") {\n";
+  os << tmaParams() << ") {\n";
   os << "  constexpr int THREADS = NUM_WARPS * " << warpSize << ";\n";
   // Only the facts this kernel's analysis used: in the body, or in the run lengths of its
   // layouts (declared below).

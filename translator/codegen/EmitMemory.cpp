@@ -10,7 +10,8 @@ namespace emit {
 /// async copy), the mask operand 1 of a load, 2 of a store or an async copy.
 std::string KernelEmitter::accessWidth(const Op &op, const std::string &w,
                                        const std::string &uniformName, const std::string &what) {
-  const Value *ptrs = op.operands[op.kind == OpKind::AsyncCopy ? 1 : 0];
+  const Value *ptrs =
+      op.operands[op.kind == OpKind::AsyncCopy || op.kind == OpKind::TmaCopy ? 1 : 0];
   size_t maskAt = op.kind == OpKind::Load ? 1 : 2;
   const Value *mask = op.operands.size() > maskAt ? op.operands[maskAt] : nullptr;
   *out_ << "  // " << what << ptrs->info.contiguity.str() << " consecutive addresses, aligned to "

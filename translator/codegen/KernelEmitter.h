@@ -132,6 +132,16 @@ private:
   // (EmitSchedule.cpp)
   void emitSchedule(const Op &op);
   void emitAsyncCopy(const Op &op);
+  // Copies by the copy engine (tma-copies; EmitTma.cpp): the tensor maps' parameter names
+  // (in map order), the mask parameter saying which the launcher encoded, and for each
+  // mbarrier ring the flag saying whether any of its stages is filled by TMA.
+  std::vector<std::string> tmaMapNames_;
+  std::string tmaLiveName_;
+  std::map<int, std::string> ringInUse_;        // by the mbarrier ring's value id
+  std::map<const Op *, std::string> byTma_;     // by tma_copy: its stages are TMA's
+  void nameTmaMaps();
+  std::string tmaParams() const;
+  void emitTma(const Op &op);
   void emitRegion(const Region &r);
   std::string nested(const Region &r, const std::function<void()> &after);
   void declareCarried(const Op &op, size_t firstInit);

@@ -109,6 +109,54 @@ static std::string delimiterFor(const std::string &text) {
   return d;
 }
 
+/// A tma_map operand as the launcher computes it: the argument, or the constant.
+static std::string hostExpr(const Kernel &k, const Value *v) {
+  if (v->def && v->def->kind == OpKind::Param)
+    return k.params[size_t(v->def->attrs[0].value())].name;
+  return v->def->attrs[0].str();
+}
+
+static int tmaMapCount(const Kernel &k) {
+  int n = 0;
+  walk(k, [&](const Op &op) { n += op.kind == OpKind::TmaMap; });
+  return n;
+}
+
+std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::string &mapsLive,
+                           const std::string &indent) {
+  int n = tmaMapCount(k);
+  if (!n)
+    return "";
+  std::ostringstream os;
+  os << indent << "// Tensor maps for the copy engine (TMA); bit i of " << mapsLive
+     << " says map i is encoded (else the kernel copies without it)\n"
+     << indent << "tilec::TmaMap " << maps << "[" << n << "];\n"
+     << indent << "unsigned " << mapsLive << " = 0;\n";
+  int i = 0;
+  walk(k, [&](const Op &op) {
+    if (op.kind != OpKind::TmaMap)
+      return;
+    std::string base = hostExpr(k, op.operands[0]);
+    os << indent << "if (tilec::encode_tma_map(" << maps << "[" << i << "], " << base
+       << ", int(sizeof(*" << base << ")), " << hostExpr(k, op.operands[1]) << ", "
+       << hostExpr(k, op.operands[2]) << ", " << hostExpr(k, op.operands[3]) << ", "
+       << op.attrs[0].str() << ", " << op.attrs[1].str() << "))\n"
+       << indent << "  " << mapsLive << " |= 1u << " << i << ";\n";
+    ++i;
+  });
+  return os.str();
+}
+
+std::string tmaMapArgs(const Kernel &k, const std::string &maps, const std::string &mapsLive) {
+  int n = tmaMapCount(k);
+  std::string out;
+  for (int i = 0; i < n; ++i)
+    out += ", (void*)&" + maps + "[" + std::to_string(i) + "]";
+  if (n)
+    out += ", (void*)&" + mapsLive;
+  return out;
+}
+
 std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,
                          const EmitOptions &o) {
   std::ostringstream os;
@@ -160,12 +208,13 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     for (size_t i = 0; i < k->params.size(); ++i)
       os << (i ? ", " : "") << k->params[i].name;
     os << "));\n";
+    os << tmaMapEncoding(*k, n.maps, n.mapsLive, "  ");
     os << "  void* " << n.params << "[] = {";
     for (size_t i = 0; i < k->params.size(); ++i)
       os << (i ? ", " : "") << "(void*)&" << k->params[i].name;
     if (k->params.empty())
       os << "nullptr";
-    os << "};\n";
+    os << tmaMapArgs(*k, n.maps, n.mapsLive) << "};\n";
     std::string dyn = dynamicSmemBytes(*k, n.options + ".num_stages");
     std::string launch = "  " + n.kernel + ".launch(" + n.key + ", " + n.grid + ", " + n.options +
                          ".num_warps * " + std::to_string(o.target.warpSize) + ", ";

@@ -26,7 +26,9 @@ LauncherNames::LauncherNames(const Kernel &k) {
                             {&config, "config"},
                             {&launch, "launch"},
                             {&chosen, "chosen"},
-                            {&tuning, "tuning"}})
+                            {&tuning, "tuning"},
+                            {&maps, "tma_maps"},
+                            {&mapsLive, "tma_maps_live"}})
     *slot = names.fresh(want);
 }
 

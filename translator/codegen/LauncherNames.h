@@ -16,6 +16,8 @@ struct LauncherNames {
   explicit LauncherNames(const Kernel &k);
   // Both launchers.
   std::string grid, stream, kernel, key, params, sharedBytes;
+  // Tensor maps for the copy engine, and the mask of those encoded (kernels with tma_maps).
+  std::string maps, mapsLive;
   // The plain launcher.
   std::string options;
   // The autotuned launcher.

@@ -89,6 +89,18 @@ const char *opKindName(OpKind k) {
     return "async_wait";
   case OpKind::Barrier:
     return "barrier";
+  case OpKind::TmaMap:
+    return "tma_map";
+  case OpKind::TmaCopy:
+    return "tma_copy";
+  case OpKind::MbarrierRing:
+    return "mbarrier_ring";
+  case OpKind::MbarrierArrive:
+    return "mbarrier_arrive";
+  case OpKind::MbarrierWait:
+    return "mbarrier_wait";
+  case OpKind::MbarrierInval:
+    return "mbarrier_inval";
   case OpKind::SmemBuffer:
     return "smem_buffer";
   case OpKind::SmemTranspose:

@@ -67,6 +67,19 @@ enum class OpKind {
   AsyncCommit,   // closes the group of async copies issued since the last commit
   AsyncWait,     // waits until at most attr[0] committed groups are still in flight
   Barrier,       // every thread of the program reaches it before any goes on (__syncthreads)
+  // Copies by the copy engine (TMA, made by tma-copies from async copies of whole boxes):
+  TmaMap,        // a tensor map the launcher encodes and passes to the kernel: operands base
+                 // pointer, rows, columns, row stride (kernel arguments or constants); attrs
+                 // the tile's [rows] [columns]. Maps are numbered in program order.
+  TmaCopy,       // an AsyncCopy done from tensor map attr[0] when the launcher could encode
+                 // it (else as the AsyncCopy): operands the stage, pointers, mask (as the
+                 // AsyncCopy's), then the mbarrier ring, the stage index, the box's first row
+                 // and first column
+  MbarrierRing,  // one mbarrier per stage of a pipelined loop's rings: smem<int64_t, STAGES>,
+                 // initialized where it stands
+  MbarrierArrive, // operands ring, stage: the copies of that stage are all issued
+  MbarrierWait,  // operands ring, stage, phase (0 or 1): the stage's copies have landed
+  MbarrierInval, // operand ring: the mbarriers are done with (after the loop)
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;
                  // attr[0] its byte offset (set by allocate-smem)
   SmemTranspose, // writes smem tile operand 0 ([K, N]) transposed into operand 1 ([N, K])

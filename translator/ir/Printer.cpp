@@ -59,6 +59,7 @@ static void printOp(std::ostringstream &os, const Kernel &k, const Op &op,
   if (op.result && printsAxisInfo(*op.result))
     os << "  " << axisInfoText(*op.result);
   if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AsyncCopy ||
+      op.kind == OpKind::TmaCopy ||
       (op.kind == OpKind::Atomic && !op.accessWidth.isConst(1)))
     os << "  {width=" << op.accessWidth.str() << "}";
   os << "\n";
@@ -109,7 +110,10 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::Print || op.kind == OpKind::Assert ||
                     op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
                     op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier ||
-                    op.kind == OpKind::SmemTranspose || op.kind == OpKind::StaticAssert;
+                    op.kind == OpKind::SmemTranspose || op.kind == OpKind::StaticAssert ||
+                    op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
+                    op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
+                    op.kind == OpKind::MbarrierInval;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -133,6 +137,20 @@ std::string verifyKernel(const Kernel &k) {
         (op.operands.size() < 2 || !smemOfRank(op.operands[0], 2) ||
          !op.operands[1]->type.pointer || !op.operands[1]->type.isTile()))
       err = "async_copy copies a pointer tile (operand 1) into an smem tile (operand 0)";
+    if (op.kind == OpKind::TmaCopy &&
+        (op.operands.size() != 7 || !smemOfRank(op.operands[0], 2) ||
+         !op.operands[1]->type.pointer || !op.operands[1]->type.isTile() ||
+         !smemOfRank(op.operands[3], 1) || op.attrs.size() != 1))
+      err = "tma_copy takes an async copy's stage, pointers and mask, an mbarrier ring, a "
+            "stage, a first row and column, and a tensor map's index";
+    if (op.kind == OpKind::TmaMap && (op.operands.size() != 4 || op.attrs.size() != 2))
+      err = "tma_map takes a base, rows, columns and a row stride, and a tile's [rows] [columns]";
+    if (op.kind == OpKind::MbarrierRing && (!op.result || !smemOfRank(op.result, 1)))
+      err = "mbarrier_ring gives an smem value of rank 1";
+    if ((op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
+         op.kind == OpKind::MbarrierInval) &&
+        (op.operands.empty() || !smemOfRank(op.operands[0], 1)))
+      err = std::string(opKindName(op.kind)) + " takes an mbarrier ring first";
     if (op.kind == OpKind::SmemTranspose &&
         (op.operands.size() != 2 || !smemOfRank(op.operands[0], 2) ||
          !smemOfRank(op.operands[1], 2) ||

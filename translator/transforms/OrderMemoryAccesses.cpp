@@ -86,6 +86,7 @@ bool Orderer::accessOf(const Op &op, Access &a) {
     a.write = true;
     break;
   case OpKind::AsyncCopy:
+  case OpKind::TmaCopy:
     ptrs = op.operands[1];
     break;
   default:

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <tilec/grid.h>
+#include <tilec/tma_map.h>
 #include <tilec/types.h>
 
 #include <cstddef>

@@ -1,0 +1,27 @@
+// tilec/tma_map.h - tensor maps for the copy engine (TMA, compute capability 9.0 and newer),
+// which launchers encode for the boxes a kernel copies into shared memory.
+#pragma once
+
+#include <cstdint>
+
+namespace tilec {
+
+/// A CUtensorMap as a launcher passes it to a kernel: 128 opaque bytes, 64-byte aligned.
+struct alignas(64) TmaMap {
+  unsigned long long opaque[16] = {};
+};
+
+/// Encodes `map` for copying [tile_rows, tile_cols] boxes of the row-major matrix of
+/// `rows` x `cols` elements of `elem_bytes` bytes at `base`, rows `row_stride` elements apart,
+/// into shared memory in the layout of the device library's SmemTile (one box per panel of
+/// at most 128 bytes and 256 rows, with the swizzle of the panel's width). Elements outside
+/// the matrix arrive as zeros.
+///
+/// Returns false, leaving `map` zeroed, when the kernel must copy without it: the current
+/// device is older than compute capability 9.0 or there is none, the driver cannot encode
+/// tensor maps, `base` is not 16-byte aligned, a row is not a multiple of 16 bytes, an extent
+/// is below 1 or above 2^31 - 1, or the tile has no such layout. Never throws.
+bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
+                    int64_t row_stride, int64_t tile_rows, int64_t tile_cols) noexcept;
+
+} // namespace tilec

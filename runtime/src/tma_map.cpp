@@ -1,0 +1,107 @@
+// tma_map.cpp - encodes tensor maps through the driver's cuTensorMapEncodeTiled.
+#include <tilec/tma_map.h>
+
+#include "driver_api.h"
+
+#include <cstring>
+
+namespace tilec {
+
+namespace {
+
+/// Columns per panel of a tile row in the device library's SmemTile: 128 bytes' worth, or the
+/// whole row when it is shorter or not a multiple of 128 bytes (smem_tile.cuh).
+int64_t panel_cols(int64_t cols, int elem_bytes) {
+  int64_t row_bytes = cols * elem_bytes;
+  return row_bytes > 128 && row_bytes % 128 == 0 ? 128 / elem_bytes : cols;
+}
+
+/// TMA's swizzle of a panel `bytes` wide: SmemTile's permutation of 16-byte chunks.
+bool swizzle_of(int64_t bytes, CUtensorMapSwizzle &s) {
+  switch (bytes) {
+  case 16:
+    s = CU_TENSOR_MAP_SWIZZLE_NONE;
+    return true;
+  case 32:
+    s = CU_TENSOR_MAP_SWIZZLE_32B;
+    return true;
+  case 64:
+    s = CU_TENSOR_MAP_SWIZZLE_64B;
+    return true;
+  case 128:
+    s = CU_TENSOR_MAP_SWIZZLE_128B;
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool data_type_of(int elem_bytes, CUtensorMapDataType &t) {
+  switch (elem_bytes) {
+  case 1:
+    t = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    return true;
+  case 2:
+    t = CU_TENSOR_MAP_DATA_TYPE_UINT16;
+    return true;
+  case 4:
+    t = CU_TENSOR_MAP_DATA_TYPE_UINT32;
+    return true;
+  case 8:
+    t = CU_TENSOR_MAP_DATA_TYPE_UINT64;
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
+            int64_t row_stride, int64_t tile_rows, int64_t tile_cols) {
+  constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 1;
+  CUtensorMapDataType type;
+  CUtensorMapSwizzle swizzle;
+  const int64_t box_cols = panel_cols(tile_cols, elem_bytes);
+  const int64_t box_rows = tile_rows < 256 ? tile_rows : 256;
+  if (!data_type_of(elem_bytes, type) || !swizzle_of(box_cols * elem_bytes, swizzle) ||
+      tile_rows < 1 || tile_cols < 1)
+    return false;
+  if (reinterpret_cast<uintptr_t>(base) % 16 != 0 || rows < 1 || cols < 1 ||
+      rows > kMaxExtent || cols > kMaxExtent || row_stride < 1 ||
+      row_stride * elem_bytes % 16 != 0 || row_stride > kMaxExtent)
+    return false;
+  const detail::Driver *d = detail::try_driver();
+  if (!d || !d->api.tensor_map_encode_tiled)
+    return false;
+  const detail::DeviceContext &ctx = detail::current_device_context(*d);
+  if (ctx.cc_major < 9)
+    return false;
+  static_assert(sizeof(CUtensorMap) == sizeof(TmaMap), "a TmaMap holds one CUtensorMap");
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(row_stride * elem_bytes)};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  CUtensorMap encoded;
+  CUresult r = d->api.tensor_map_encode_tiled(
+      &encoded, type, 2, const_cast<void *>(base), dims, strides, box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    return false;
+  std::memcpy(map.opaque, &encoded, sizeof encoded);
+  return true;
+}
+
+} // namespace
+
+bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
+                    int64_t row_stride, int64_t tile_rows, int64_t tile_cols) noexcept {
+  map = TmaMap{};
+  try {
+    return encode(map, base, elem_bytes, rows, cols, row_stride, tile_rows, tile_cols);
+  } catch (...) { // a context that cannot be queried: copy without the map
+    map = TmaMap{};
+    return false;
+  }
+}
+
+} // namespace tilec

@@ -1,0 +1,129 @@
+// tma.cuh: tiles copied from global into shared memory by the copy engine (the Tensor Memory
+// Accelerator, sm_90 and newer), completing on mbarriers.
+//
+// The launcher encodes a tensor map for each box a kernel copies (tilec::encode_tma_map) and
+// passes it as a __grid_constant__ parameter, with a mask of the maps it could encode. In a
+// pipelined loop one thread starts a stage's copies and arrives on the stage's mbarrier; every
+// thread waits on that mbarrier's phase before reading the stage. Out-of-bounds elements of a
+// box arrive as zeros, as a masked load's `other = 0` would.
+//
+// A stage is written in SmemTile's layout: each 16/32/64/128-byte panel is one box (or several
+// of at most 256 rows), with TMA's swizzle of the same width, which is SmemTile's permutation.
+// The host's box shape (runtime/src/tma_map.cpp) follows the same rule.
+#pragma once
+
+#include <tilec/device/common/smem_tile.cuh>
+#include <tilec/device/sm80/mma.cuh> // smem_address
+
+namespace tilec {
+
+/// A CUtensorMap as a kernel receives it: 128 opaque bytes, 64-byte aligned.
+struct alignas(64) TmaMap {
+  unsigned long long opaque[16];
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+inline constexpr bool kTmaAvailable = true;
+#else
+inline constexpr bool kTmaAvailable = false;
+#endif
+
+/// Rows per box: TMA boxes have at most 256 rows.
+template <class Tile> inline constexpr int kTmaBoxRows = Tile::ROWS < 256 ? Tile::ROWS : 256;
+
+/// Whether stages of `Tile`, the first at `offset` bytes into the (1024-byte aligned) dynamic
+/// shared memory, can be written by TMA: panels as wide as a swizzle mode, and whole swizzle
+/// patterns (8 rows of a panel) at the 1024-byte alignment the widest mode requires.
+template <class Tile> __host__ __device__ constexpr bool tma_tile_ok(long long offset) {
+  constexpr int pb = Tile::PANEL_BYTES;
+  return (pb == 16 || pb == 32 || pb == 64 || pb == 128) && Tile::ROWS % 8 == 0 &&
+         Tile::BYTES % 1024 == 0 && offset % 1024 == 0;
+}
+
+/// Makes `bar` an mbarrier that completes a phase when one thread has arrived and the bytes
+/// it expects have landed. Call from one thread, then publish with mbarrier_init_done.
+__device__ inline void mbarrier_init(unsigned long long *bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(smem_address(bar)) : "memory");
+#endif
+}
+
+/// Orders this thread's mbarrier_inits before the copy engine's use of the barriers; a
+/// __syncthreads after it publishes them to the other threads.
+__device__ inline void mbarrier_init_done() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/// Ends `bar`'s life as an mbarrier (before its memory is initialized again).
+__device__ inline void mbarrier_inval(unsigned long long *bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" ::"r"(smem_address(bar)) : "memory");
+#endif
+}
+
+/// The current phase of `bar` also waits for `bytes` more bytes of copies.
+__device__ inline void mbarrier_expect_bytes(unsigned long long *bar, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;\n" ::"r"(smem_address(bar)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+
+/// This thread's arrival on `bar` (the one the phase waits for besides the bytes).
+__device__ inline void mbarrier_arrive(unsigned long long *bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_address(bar)) : "memory");
+#endif
+}
+
+/// Waits until the phase of `bar` with parity `phase` has completed.
+__device__ inline void mbarrier_wait(unsigned long long *bar, int phase) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{\n"
+               " .reg .pred done;\n"
+               "TILEC_MBARRIER_WAIT:\n"
+               " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+               " @!done bra TILEC_MBARRIER_WAIT;\n"
+               "}\n" ::"r"(smem_address(bar)),
+               "r"(phase)
+               : "memory");
+#endif
+}
+
+/// One box of `map` at (row, col) into `dst`, completing on `bar`.
+__device__ inline void tma_load_box(void *dst, const TmaMap *map, int row, int col,
+                                    unsigned long long *bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+               " [%0], [%1, {%3, %4}], [%2];\n" ::"r"(smem_address(dst)),
+               "l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_address(bar)), "r"(col),
+               "r"(row)
+               : "memory");
+#endif
+}
+
+/// Copies the [Tile::ROWS, Tile::COLS] box of `map` whose first element is (row0, col0) into
+/// `dst` in Tile's layout, one box per panel and 256 rows; `bar`'s phase expects its bytes.
+/// Called by one thread.
+template <class Tile, class T>
+__device__ inline void tma_load_tile(T *dst, const TmaMap *map, int row0, int col0,
+                                     unsigned long long *bar) {
+  constexpr int BOX_ROWS = kTmaBoxRows<Tile>;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The stage's earlier readers (ldmatrix, through the generic proxy) before these writes.
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+  mbarrier_expect_bytes(bar, unsigned(Tile::BYTES));
+#pragma unroll
+  for (int p = 0; p < Tile::COLS / Tile::PANEL_COLS; ++p)
+#pragma unroll
+    for (int r = 0; r < Tile::ROWS; r += BOX_ROWS)
+      tma_load_box(dst + p * (Tile::ROWS * Tile::PANEL_COLS) + r * Tile::PANEL_COLS, map,
+                   row0 + r, col0 + p * Tile::PANEL_COLS, bar);
+}
+
+} // namespace tilec

@@ -1,0 +1,66 @@
+// encode_tma_map refuses, without a GPU or a driver call, what the copy engine cannot copy:
+// the launcher then passes a zeroed map with its bit clear and the kernel copies with
+// cp.async. (Maps it encodes are checked on the GPU: descriptor_gpu_test.cpp.)
+#include <tilec/runtime.h>
+#include <tilec/tma_map.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace {
+
+bool zeroed(const tilec::TmaMap &m) {
+  for (unsigned long long w : m.opaque)
+    if (w)
+      return false;
+  return true;
+}
+
+alignas(16) unsigned char buffer[4096];
+
+// Fills `m` with non-zero words, so that a refusal must zero it.
+tilec::TmaMap dirty() {
+  tilec::TmaMap m;
+  for (auto &w : m.opaque)
+    w = ~0ull;
+  return m;
+}
+
+TEST(TmaMap, RefusesWhatTheCopyEngineCannotCopy) {
+  struct Case {
+    const char *what;
+    const void *base;
+    int elem_bytes;
+    int64_t rows, cols, stride, tile_rows, tile_cols;
+  } cases[] = {
+      {"base not 16-byte aligned", buffer + 2, 2, 8, 8, 8, 8, 8},
+      {"rows not a multiple of 16 bytes", buffer, 2, 8, 7, 7, 8, 8},
+      {"no rows", buffer, 2, 0, 8, 8, 8, 8},
+      {"no columns", buffer, 2, 8, 0, 8, 8, 8},
+      {"a negative stride", buffer, 2, 8, 8, -8, 8, 8},
+      {"rows beyond 2^31 - 1", buffer, 2, int64_t(1) << 31, 8, 8, 8, 8},
+      {"a 3-byte element", buffer, 3, 8, 16, 16, 8, 16},
+      {"a 144-byte tile row (no swizzle that wide)", buffer, 2, 8, 72, 72, 8, 72},
+      {"an 8-byte tile row (below 16 bytes)", buffer, 2, 8, 8, 8, 8, 4},
+  };
+  for (const Case &c : cases) {
+    tilec::TmaMap m = dirty();
+    EXPECT_FALSE(tilec::encode_tma_map(m, c.base, c.elem_bytes, c.rows, c.cols, c.stride,
+                                       c.tile_rows, c.tile_cols))
+        << c.what;
+    EXPECT_TRUE(zeroed(m)) << c.what;
+  }
+}
+
+// Without a GPU of compute capability 9.0 the answer is no for every matrix, and the map
+// stays zeroed; with one, an aligned matrix is encoded.
+TEST(TmaMap, AlignedMatrixNeedsTheCopyEngine) {
+  tilec::TmaMap m = dirty();
+  bool encoded = tilec::encode_tma_map(m, buffer, 2, 32, 64, 64, 16, 64);
+  EXPECT_EQ(zeroed(m), !encoded);
+  if (!tilec::gpu_available())
+    EXPECT_FALSE(encoded);
+}
+
+} // namespace

@@ -1,0 +1,125 @@
+// Copies by the copy engine (tma-copies, sm_90a): a pipelined tl::dot loop whose operands are
+// whole boxes of row-major matrices, masked exactly to the matrix, gets tensor maps, an
+// mbarrier per stage and a phase; the launcher encodes the maps from its own arguments. The
+// same box through pointer tiles spelled out gets the same. Loads that are not whole boxes
+// (rows that wrap around with `% M`, a bound the launcher cannot compute) stay cp.async.
+#include <tilec/tl.h>
+
+// Triton's tutorial 09 spelling: every operand through a descriptor.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
+  int m0 = tl::program_id(0) * BM;
+  int n0 = tl::program_id(1) * BN;
+  auto a_desc = tl::make_tensor_descriptor<BM, BK>(a, {M, K}, {K, 1});
+  auto b_desc = tl::make_tensor_descriptor<BK, BN>(b, {K, N}, {N, 1});
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK)
+    acc = tl::dot(a_desc.load({m0, k}), b_desc.load({k, n0}), acc);
+  auto c_desc = tl::make_tensor_descriptor<BM, BN>(c, {M, N}, {N, 1});
+  c_desc.store({m0, n0}, acc);
+}
+
+// IR-LABEL: kernel @desc_mm<int BM, int BN, int BK>
+// IR:       param [5] : int
+// IR-NEXT:  tma_map %0:a, %3:M, %5:K, %5:K [BM] [BK]
+// IR-NEXT:  tma_map %1:b, %5:K, %4:N, %4:N [BK] [BN]
+// IR:       [[BARS:%[0-9]+]]:landed = mbarrier_ring : smem<int64_t, PIPELINE_STAGES>
+// IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:stage, %{{[0-9]+}}:m0, %{{[0-9]+}}:k_ahead [0]
+// IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:stage, %{{[0-9]+}}:k_ahead, %{{[0-9]+}}:n0 [1]
+// IR-NEXT:  mbarrier_arrive [[BARS]]:landed, %{{[0-9]+}}:stage
+// IR:       async_wait [PIPELINE_STAGES - 2]
+// IR-NEXT:  mbarrier_wait [[BARS]]:landed, %{{[0-9]+}}:read_stage, [[PHASE:%[0-9]+]]:phase
+// IR-NEXT:  barrier
+// IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:write_stage, {{.*}} [0]
+// IR:       mbarrier_arrive [[BARS]]:landed, %{{[0-9]+}}:write_stage
+// IR:       binary "^" [[PHASE]]:phase
+// IR:       async_wait [0]
+// IR-NEXT:  barrier
+// IR-NEXT:  mbarrier_inval [[BARS]]:landed
+
+// CU-LABEL: desc_mm(const tl::half* a, const tl::half* b, float* c, int M, int N, int K, const __grid_constant__ tilec::TmaMap a_map, const __grid_constant__ tilec::TmaMap b_map, const unsigned tma_maps_live) {
+// CU:       __shared__ unsigned long long landed[PIPELINE_STAGES];
+// CU-NEXT:  const bool [[A_TMA:tile_stages_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BM, BK, tl::half>>(0) && ((tma_maps_live >> 0) & 1u);
+// CU-NEXT:  const bool [[B_TMA:tile_stages_1_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BK, BN, tl::half>>({{.*}}) && ((tma_maps_live >> 1) & 1u);
+// CU-NEXT:  const bool landed_in_use = [[A_TMA]] || [[B_TMA]];
+// CU:       if ([[A_TMA]]) {
+// CU-NEXT:    if (tid == 0) tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>(tile_next, &a_map, m0, k_ahead, &landed[stage]);
+// CU-NEXT:  } else {
+// CU:         tilec::copy_tile_async<
+// CU:       if (landed_in_use && tid == 0) tilec::mbarrier_arrive(&landed[stage]);
+// CU:       int phase = 0;
+// CU:       if (landed_in_use) tilec::mbarrier_wait(&landed[read_stage], phase);
+
+// H-LABEL: inline void desc_mm(
+// H:       tilec::TmaMap tma_maps[2];
+// H-NEXT:  unsigned tma_maps_live = 0;
+// H-NEXT:  if (tilec::encode_tma_map(tma_maps[0], a, int(sizeof(*a)), M, K, K, BM, BK))
+// H-NEXT:    tma_maps_live |= 1u << 0;
+// H-NEXT:  if (tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, N, BK, BN))
+// H-NEXT:    tma_maps_live |= 1u << 1;
+// H-NEXT:  void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K, (void*)&tma_maps[0], (void*)&tma_maps[1], (void*)&tma_maps_live};
+
+// The same boxes through pointer tiles, each bound written out (a template constant stride
+// for B): the same copies.
+template <int BM, int BN, int BK, int LDB>
+TILEC_KERNEL void box_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K,
+                         int lda) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto rk = k + tl::arange<0, BK>();
+    auto a_mask = (tl::expand_dims<1>(rm) >= 0) & (tl::expand_dims<1>(rm) < M) &
+                  (tl::expand_dims<0>(rk) >= 0) & (tl::expand_dims<0>(rk) < K);
+    auto b_mask = (tl::expand_dims<1>(rk) >= 0) & (tl::expand_dims<1>(rk) < K) &
+                  (tl::expand_dims<0>(rn) >= 0) & (tl::expand_dims<0>(rn) < N);
+    auto a_tile = tl::load(a + tl::expand_dims<1>(rm) * lda + tl::expand_dims<0>(rk), a_mask, 0.0f);
+    auto b_tile = tl::load(b + tl::expand_dims<1>(rk) * LDB + tl::expand_dims<0>(rn), b_mask, 0.0f);
+    acc = tl::dot(a_tile, b_tile, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), acc,
+            (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N));
+}
+
+// IR-LABEL: kernel @box_mm<int BM, int BN, int BK, int LDB>
+// IR:       tma_map %0:a, %3:M, %5:K, %6:lda [BM] [BK]
+// IR-NEXT:  %{{[0-9]+}} = constant [LDB] : int
+// IR-NEXT:  tma_map %1:b, %5:K, %4:N, %{{[0-9]+}} [BK] [BN]
+// IR-NOT:   async_copy
+// IR:       tma_copy
+// IR-NOT:   async_copy
+
+// H-LABEL: inline void box_mm(
+// H:       if (tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, LDB, BK, BN))
+
+// Rows that wrap around (tutorial 03's `% M`) are not a box, and a bound of `K - k` is not
+// something the launcher can compute: cp.async as before, no maps.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void wrap_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
+  auto rm = (tl::program_id(0) * BM + tl::arange<0, BM>()) % M;
+  auto rn = (tl::program_id(1) * BN + tl::arange<0, BN>()) % N;
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto a_tile = tl::load(a + tl::expand_dims<1>(rm) * K + tl::expand_dims<0>(k + rk),
+                           tl::expand_dims<0>(rk) < K - k, 0.0f);
+    auto b_tile = tl::load(b + tl::expand_dims<1>(k + rk) * N + tl::expand_dims<0>(rn),
+                           (tl::expand_dims<1>(rk) >= 0) & (tl::expand_dims<1>(rk) < K - k) &
+                               (tl::expand_dims<0>(rn) >= 0) & (tl::expand_dims<0>(rn) < N),
+                           0.0f);
+    acc = tl::dot(a_tile, b_tile, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), acc);
+}
+
+// IR-LABEL: kernel @wrap_mm<int BM, int BN, int BK>
+// IR-NOT:   tma_map
+// IR-NOT:   mbarrier_ring
+// IR:       async_copy
+// IR-NOT:   tma_copy
+// IR:       async_copy
+// IR-NOT:   tma_copy
+
+// H-LABEL: inline void wrap_mm(
+// H-NOT:   encode_tma_map
+// H:       void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K};

@@ -1,0 +1,122 @@
+// Copies by the copy engine (TMA), as tma-copies wrote them into the IR: the tensor maps the
+// kernel receives, the mbarrier ring of a pipelined loop, the copies (each with the cp.async
+// copy it replaced, for when the launcher could not encode its map), arrivals and waits.
+#include "codegen/KernelEmitter.h"
+
+namespace tilec {
+namespace emit {
+
+/// Tensor maps are parameters `<base>_map`, in map order, then `tma_maps_live`.
+void KernelEmitter::nameTmaMaps() {
+  walk(k_, [&](const Op &op) {
+    if (op.kind == OpKind::TmaMap)
+      tmaMapNames_.push_back(names_.fresh(nameOf(op.operands[0]) + "_map"));
+  });
+  if (!tmaMapNames_.empty())
+    tmaLiveName_ = names_.fresh("tma_maps_live");
+}
+
+std::string KernelEmitter::tmaParams() const {
+  std::string out;
+  for (const std::string &n : tmaMapNames_)
+    out += ", const __grid_constant__ tilec::TmaMap " + n;
+  if (!tmaLiveName_.empty())
+    out += ", const unsigned " + tmaLiveName_;
+  return out;
+}
+
+/// The ring a copy's stage belongs to (its stage view's ring).
+static const Value *ringOf(const Op &copy) { return copy.operands[0]->def->operands[0]; }
+
+void KernelEmitter::emitTma(const Op &op) {
+  switch (op.kind) {
+  case OpKind::TmaMap:
+    return; // a kernel parameter (tmaParams)
+  case OpKind::MbarrierRing: {
+    const std::string &bars = nameOf(op.result);
+    comment(op);
+    *out_ << "  __shared__ unsigned long long " << bars << "[PIPELINE_STAGES];\n";
+    // Which stages the copy engine fills: those of a map the launcher could encode, in a
+    // layout TMA writes.
+    std::vector<std::string> flags;
+    std::map<std::pair<int, int>, std::string> byRing; // (ring id, map): the flag
+    walk(k_, [&](const Op &c) {
+      if (c.kind != OpKind::TmaCopy || c.operands[3] != op.result)
+        return;
+      const Value *ring = ringOf(c);
+      int map = int(c.attrs[0].value());
+      auto key = std::make_pair(ring->id, map);
+      if (!byRing.count(key)) {
+        std::string flag = names_.fresh(nameOf(ring) + "_by_tma");
+        const SymExpr offset = ring->def->attrs.empty() ? SymExpr(0) : ring->def->attrs[0];
+        *out_ << "  const bool " << flag << " = tilec::kTmaAvailable && tilec::tma_tile_ok<"
+              << smemTileType(ring) << ">(" << offset.str() << ") && ((" << tmaLiveName_
+              << " >> " << map << ") & 1u);\n";
+        byRing[key] = flag;
+        flags.push_back(flag);
+      }
+      byTma_[&c] = byRing[key];
+    });
+    std::string inUse = names_.fresh(bars + "_in_use");
+    ringInUse_[op.result->id] = inUse;
+    *out_ << "  const bool " << inUse << " = ";
+    for (size_t i = 0; i < flags.size(); ++i)
+      *out_ << (i ? " || " : "") << flags[i];
+    *out_ << ";\n";
+    *out_ << "  if (" << inUse << ") {\n"
+          << "    if (tid == 0) {\n"
+          << "      for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_init(&" << bars
+          << "[s]);\n"
+          << "      tilec::mbarrier_init_done();\n"
+          << "    }\n"
+          << "    __syncthreads();\n"
+          << "  }\n";
+    return;
+  }
+  case OpKind::TmaCopy: {
+    const Value *dst = op.operands[0], *bars = op.operands[3], *stage = op.operands[4];
+    const std::string &flag = byTma_.at(&op);
+    const std::string &map = tmaMapNames_.at(size_t(op.attrs[0].value()));
+    std::ostringstream fallback;
+    std::ostringstream *saved = out_;
+    out_ = &fallback;
+    emitAsyncCopy(op);
+    out_ = saved;
+    *out_ << "  // by the copy engine from " << map << " when " << flag << ", else by cp.async\n"
+          << "  if (" << flag << ") {\n"
+          << "    if (tid == 0) tilec::tma_load_tile<" << smemTileType(dst) << ">(" << nameOf(dst)
+          << ", &" << map << ", " << elem(op.operands[5], "0") << ", " << elem(op.operands[6], "0")
+          << ", &" << nameOf(bars) << "[" << elem(stage, "0") << "]);\n"
+          << "  } else {\n"
+          << indent(fallback.str()) << "  }\n";
+    return;
+  }
+  case OpKind::MbarrierArrive: {
+    const Value *bars = op.operands[0];
+    comment(op);
+    *out_ << "  if (" << ringInUse_.at(bars->id) << " && tid == 0) tilec::mbarrier_arrive(&"
+          << nameOf(bars) << "[" << elem(op.operands[1], "0") << "]);\n";
+    return;
+  }
+  case OpKind::MbarrierWait: {
+    const Value *bars = op.operands[0];
+    comment(op);
+    *out_ << "  if (" << ringInUse_.at(bars->id) << ") tilec::mbarrier_wait(&" << nameOf(bars)
+          << "[" << elem(op.operands[1], "0") << "], " << elem(op.operands[2], "0") << ");\n";
+    return;
+  }
+  case OpKind::MbarrierInval: {
+    const Value *bars = op.operands[0];
+    comment(op);
+    *out_ << "  if (" << ringInUse_.at(bars->id) << " && tid == 0)\n"
+          << "    for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_inval(&"
+          << nameOf(bars) << "[s]);\n";
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+} // namespace emit
+} // namespace tilec

@@ -1,0 +1,443 @@
+#include "transforms/TmaCopies.h"
+
+#include "ir/Rewriter.h"
+#include "transforms/LowerPipeline.h"
+
+#include <map>
+#include <set>
+
+namespace tilec {
+
+namespace {
+
+Type scalarType(ScalarKind kind) {
+  Type t;
+  t.elem = ElemType::known(kind);
+  return t;
+}
+
+const Op *defOf(const Value *v, OpKind kind) {
+  return v && v->def && v->def->kind == kind ? v->def : nullptr;
+}
+
+/// `v` without the integer widenings, broadcasts and expand_dims around it (value-preserving
+/// reshapes of one index); `expandedAt` gets the last expand_dims axis passed, or -1.
+const Value *stripReshapes(const Value *v, int &expandedAt) {
+  expandedAt = -1;
+  for (;;) {
+    const Op *d = v->def;
+    if (!d)
+      return v;
+    if (d->kind == OpKind::Cast && v->type.elem.isInteger() &&
+        d->operands[0]->type.elem.isInteger() &&
+        (v->type.elem == d->operands[0]->type.elem || v->type.elem.is(ScalarKind::I64))) {
+      v = d->operands[0];
+    } else if (d->kind == OpKind::Broadcast) {
+      v = d->operands[0];
+    } else if (d->kind == OpKind::ExpandDims && !d->attrs.empty() && d->attrs[0].isConst()) {
+      expandedAt = int(d->attrs[0].value());
+      v = d->operands[0];
+    } else {
+      return v;
+    }
+  }
+}
+
+/// A kernel argument (an integer) or a constant, possibly widened: what the launcher can
+/// compute from its own arguments. Null otherwise.
+const Value *hostValue(const Value *v) {
+  int unused;
+  v = stripReshapes(v, unused);
+  if (!v->type.isScalar() || !v->type.elem.isInteger())
+    return nullptr;
+  if (defOf(v, OpKind::Param) || defOf(v, OpKind::Constant))
+    return v;
+  return nullptr;
+}
+
+/// `start + arange(0, N)` (or `arange(0, N)`), rank 1.
+struct Index {
+  const Value *tile = nullptr;
+  Value *start = nullptr; // null: 0
+};
+
+bool indexOf(const Value *v, Index &out) {
+  if (v->type.shape.size() != 1)
+    return false;
+  auto isArange0 = [](const Value *a) {
+    const Op *d = defOf(a, OpKind::Arange);
+    return d && d->attrs.size() == 2 && d->attrs[0].isConst(0);
+  };
+  out.tile = v;
+  if (isArange0(v))
+    return true;
+  const Op *d = defOf(v, OpKind::Binary);
+  if (!d || d->opcode != "+")
+    return false;
+  for (int i = 0; i < 2; ++i)
+    if (d->operands[i]->type.isScalar() && d->operands[i]->type.elem.isInteger() &&
+        isArange0(d->operands[1 - i])) {
+      out.start = d->operands[i];
+      return true;
+    }
+  return false;
+}
+
+/// What a qualifying copy reads: the box of `base`'s [rows, cols] matrix at (row.start,
+/// col.start).
+struct Box {
+  Value *base = nullptr;
+  const Value *stride = nullptr, *rows = nullptr, *cols = nullptr;
+  Index row, col;
+};
+
+/// The arange(0, N) an index adds its start to.
+const Value *arangeOf(const Index &i) {
+  if (!i.start)
+    return i.tile;
+  const Op *d = i.tile->def;
+  return d->operands[0] == i.start ? d->operands[1] : d->operands[0];
+}
+
+/// The same index: one value, or the same start plus aranges of one size (recomputed copies).
+bool sameIndex(const Value *a, const Index &b) {
+  Index ia;
+  return a == b.tile || (indexOf(a, ia) && ia.start == b.start &&
+                         arangeOf(ia)->type.shape[0].sameAs(arangeOf(b)->type.shape[0]));
+}
+
+/// The rank-2 terms an offset is the sum of.
+void summands(const Value *v, std::vector<const Value *> &terms) {
+  const Value *u = v;
+  while (u->def && u->def->kind == OpKind::Cast && u->type.elem.isInteger() &&
+         u->def->operands[0]->type.elem.isInteger())
+    u = u->def->operands[0];
+  const Op *d = defOf(u, OpKind::Binary);
+  if (d && d->opcode == "+" && u->type.shape.size() == 2) {
+    summands(d->operands[0], terms);
+    summands(d->operands[1], terms);
+    return;
+  }
+  terms.push_back(v);
+}
+
+/// base + rowIndex * stride + colIndex (in any grouping and order, through chained addptrs),
+/// reshaped to the copy's [R, C].
+bool matchPointers(const Op &copy, Box &box) {
+  const Value *ptrs = copy.operands[1];
+  if (ptrs->type.shape.size() != 2)
+    return false;
+  std::vector<const Value *> terms;
+  const Value *p = ptrs;
+  for (;;) {
+    int unused;
+    p = stripReshapes(p, unused);
+    const Op *add = defOf(p, OpKind::AddPtr);
+    if (!add)
+      break;
+    summands(add->operands[1], terms);
+    p = add->operands[0];
+  }
+  Value *base = const_cast<Value *>(p);
+  if (!defOf(base, OpKind::Param) || !base->type.isScalar() || !base->type.pointer ||
+      !(base->type.elem == copy.operands[0]->type.elem))
+    return false;
+  bool haveRow = false, haveCol = false;
+  for (const Value *t : terms) {
+    int axis;
+    const Value *s = stripReshapes(t, axis);
+    Index index;
+    if (const Op *mul = defOf(s, OpKind::Binary); mul && mul->opcode == "*") {
+      bool matched = false;
+      for (int j = 0; j < 2 && !matched; ++j) {
+        int inner;
+        const Value *idx = stripReshapes(mul->operands[j], inner);
+        const Value *stride = hostValue(mul->operands[1 - j]);
+        if ((inner >= 0 ? inner : axis) == 1 && stride && indexOf(idx, index)) {
+          matched = !haveRow;
+          box.row = index;
+          box.stride = stride;
+        }
+      }
+      if (!matched)
+        return false;
+      haveRow = true;
+    } else if (axis == 0 && !haveCol && indexOf(s, index)) {
+      box.col = index;
+      haveCol = true;
+    } else {
+      return false;
+    }
+  }
+  box.base = base;
+  return haveRow && haveCol && box.row.tile->type.shape[0].sameAs(ptrs->type.shape[0]) &&
+         box.col.tile->type.shape[0].sameAs(ptrs->type.shape[1]);
+}
+
+/// The comparisons a mask is the conjunction of (through broadcasts and expand_dims), each
+/// with the axis its operands were expanded along (-1 if none was seen).
+bool conjuncts(const Value *m, int axisAbove, std::vector<std::pair<const Op *, int>> &atoms) {
+  int axis;
+  m = stripReshapes(m, axis);
+  if (axis < 0)
+    axis = axisAbove;
+  const Op *d = defOf(m, OpKind::Binary);
+  if (!d)
+    return false;
+  if (d->opcode == "&" || d->opcode == "&&")
+    return conjuncts(d->operands[0], axis, atoms) && conjuncts(d->operands[1], axis, atoms);
+  atoms.push_back({d, axis});
+  return true;
+}
+
+/// The mask is exactly 0 <= row < ROWS && 0 <= col < COLS, the bounds host values.
+bool matchMask(const Op &copy, Box &box) {
+  std::vector<std::pair<const Op *, int>> atoms;
+  if (copy.operands.size() < 3 || !conjuncts(copy.operands[2], -1, atoms))
+    return false;
+  bool lower[2] = {false, false};
+  const Value *upper[2] = {nullptr, nullptr};
+  for (auto [a, axisAbove] : atoms) {
+    // idx OP x, with `>` and `<=` turned around.
+    const Value *idx = a->operands[0], *x = a->operands[1];
+    std::string op = a->opcode;
+    if (op == ">" || op == "<=") {
+      std::swap(idx, x);
+      op = op == ">" ? "<" : ">=";
+    }
+    int axis;
+    idx = stripReshapes(idx, axis);
+    if (axis < 0)
+      axis = axisAbove;
+    // Rows are expanded along axis 1 ([R, 1]), columns along axis 0 ([1, C]).
+    int d = axis == 1 && sameIndex(idx, box.row) ? 0 : axis == 0 && sameIndex(idx, box.col) ? 1 : -1;
+    const Value *bound = hostValue(x);
+    if (d < 0 || !bound)
+      return false;
+    if (op == ">=" && defOf(bound, OpKind::Constant) && bound->def->attrs[0].isConst(0)) {
+      lower[d] = true;
+    } else if (op == "<" && (!upper[d] || upper[d] == bound)) {
+      upper[d] = bound;
+    } else {
+      return false;
+    }
+  }
+  if (!lower[0] || !lower[1] || !upper[0] || !upper[1])
+    return false;
+  box.rows = upper[0];
+  box.cols = upper[1];
+  return true;
+}
+
+class TmaCopies {
+public:
+  explicit TmaCopies(Kernel &k) : k_(k) {}
+  void run() {
+    std::vector<Op *> loops;
+    walkOps(k_, [&](Op &op) {
+      if (op.kind == OpKind::For)
+        loops.push_back(&op);
+    });
+    for (Op *loop : loops)
+      if (OpPosition at = locate(k_, loop); at.region)
+        lowerLoop(*at.region, at.index);
+  }
+
+private:
+  Kernel &k_;
+  Op *lastMap_ = nullptr; // maps go after the params, in order
+  std::map<std::string, int> maps_; // by what they map (hostKey of each operand, the shape)
+  int mapCount_ = 0;
+
+  /// A host value as an operand of a map (after the params): the param, or a copy of the
+  /// constant there.
+  Value *atTop(const Value *v) {
+    if (v->def->kind == OpKind::Param)
+      return const_cast<Value *>(v);
+    Op *c = Builder(k_, anchor(), /*after=*/true).create(OpKind::Constant, {}, v->type);
+    c->attrs = v->def->attrs;
+    lastMap_ = c;
+    return c->result;
+  }
+
+  Op *anchor() {
+    if (lastMap_)
+      return lastMap_;
+    Op *last = nullptr;
+    for (auto &op : k_.body.ops)
+      if (op->kind == OpKind::Param)
+        last = op.get();
+    return last;
+  }
+
+  /// A host value by what it is: a parameter's index or a constant's value (copies of one
+  /// constant in the prologue and the loop are the same).
+  static std::string hostKey(const Value *v) {
+    return v->def->kind == OpKind::Param ? "param " + v->def->attrs[0].str()
+                                         : "constant " + v->def->attrs[0].str();
+  }
+
+  int mapFor(const Box &b, const Type &tile) {
+    std::string key = hostKey(b.base) + "; " + hostKey(b.rows) + "; " + hostKey(b.cols) + "; " +
+                      hostKey(b.stride) + "; " + tile.shape[0].str() + ", " + tile.shape[1].str();
+    if (auto it = maps_.find(key); it != maps_.end())
+      return it->second;
+    std::vector<Value *> operands = {b.base, atTop(b.rows), atTop(b.cols), atTop(b.stride)};
+    Op *map = Builder(k_, anchor(), /*after=*/true)
+                  .create(OpKind::TmaMap, operands, Type{}, /*hasResult=*/false);
+    map->attrs = {tile.shape[0], tile.shape[1]};
+    map->srcText = "the copies of " + (b.base->name.empty() ? "a box" : b.base->name) +
+                   "'s [" + tile.shape[0].str() + ", " + tile.shape[1].str() + "] boxes";
+    lastMap_ = map;
+    return maps_[key] = mapCount_++;
+  }
+
+  void lowerLoop(Region &parent, size_t at);
+};
+
+/// The async copies in `r` and the regions nested in it.
+void copiesIn(Region &r, std::vector<Op *> &out) {
+  for (auto &op : r.ops) {
+    if (op->kind == OpKind::AsyncCopy)
+      out.push_back(op.get());
+    for (auto &sub : op->regions)
+      copiesIn(*sub, out);
+  }
+}
+
+/// The region that holds `op`, searched in `r`.
+Region *regionOf(Region &r, const Op *op) {
+  for (auto &o : r.ops) {
+    if (o.get() == op)
+      return &r;
+    for (auto &sub : o->regions)
+      if (Region *found = regionOf(*sub, op))
+        return found;
+  }
+  return nullptr;
+}
+
+/// A loop lower-pipeline made (it starts with async_wait, reads its stages at a carried
+/// read_stage, and the async_wait [0] and barrier that follow it): its copies and its
+/// prologue's that read whole boxes become TMA copies on one mbarrier ring.
+void TmaCopies::lowerLoop(Region &parent, size_t at) {
+  Op *loop = parent.ops[at].get();
+  Region &body = *loop->regions[0];
+  if (body.ops.empty() || body.ops[0]->kind != OpKind::AsyncWait || at + 2 >= parent.ops.size() ||
+      parent.ops[at + 1]->kind != OpKind::AsyncWait || parent.ops[at + 2]->kind != OpKind::Barrier)
+    return;
+  Op *freed = parent.ops[at + 2].get(); // the barrier after which the stages are free
+  // The stage this iteration reads: a carried variable that stage views read.
+  size_t readArg = 0;
+  for (auto &op : body.ops)
+    if (op->kind == OpKind::StageView)
+      for (size_t i = 1; i < body.args.size(); ++i)
+        if (op->operands[1] == body.args[i])
+          readArg = i;
+  if (!readArg)
+    return;
+  const Op *next = defOf(body.yields[readArg - 1], OpKind::Select);
+  if (!next)
+    return;
+  Value *wraps = next->operands[0];
+  Op *prologue = nullptr;
+  for (size_t i = at; i-- > 0 && !prologue;)
+    if (parent.ops[i]->kind == OpKind::For)
+      prologue = parent.ops[i].get();
+  if (!prologue)
+    return;
+
+  std::vector<Op *> copies;
+  copiesIn(*prologue->regions[0], copies);
+  copiesIn(body, copies);
+  std::vector<std::pair<Op *, Box>> boxes;
+  for (Op *c : copies) {
+    Box b;
+    if (defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) && matchMask(*c, b))
+      boxes.push_back({c, b});
+  }
+  if (boxes.empty())
+    return;
+
+  Type ringType = scalarType(ScalarKind::I64);
+  ringType.shared = true;
+  ringType.shape = {pipelineStages()};
+  Op *ring = Builder(k_, prologue).create(OpKind::MbarrierRing, {}, ringType);
+  ring->result->name = "landed";
+  ring->srcText = "the stages the copy engine fills, each complete when its mbarrier's phase is";
+  ring->line = loop->line;
+  Value *bars = ring->result;
+
+  std::set<Region *> arrived;
+  for (auto &[copy, box] : boxes) {
+    Region *home = regionOf(k_.body, copy);
+    Value *stage = copy->operands[0]->def->operands[1];
+    Builder b(k_, copy);
+    auto startOf = [&](Value *start) {
+      if (start)
+        return start;
+      Op *zero = b.create(OpKind::Constant, {}, scalarType(ScalarKind::I32));
+      zero->attrs = {SymExpr(0)};
+      return zero->result;
+    };
+    Value *row0 = startOf(box.row.start), *col0 = startOf(box.col.start);
+    int map = mapFor(box, copy->operands[0]->type);
+    Op *tma = b.create(OpKind::TmaCopy,
+                       {copy->operands[0], copy->operands[1], copy->operands[2], bars, stage,
+                        row0, col0},
+                       Type{}, /*hasResult=*/false);
+    tma->attrs = {SymExpr(map)};
+    tma->accessWidth = copy->accessWidth;
+    tma->srcText = copy->srcText;
+    tma->line = copy->line;
+    tma->loc = copy->loc;
+    eraseOp(k_, copy);
+    if (arrived.insert(home).second) {
+      Op *arrive = Builder(k_, *home, *tma).create(OpKind::MbarrierArrive, {bars, stage}, Type{},
+                                                    /*hasResult=*/false);
+      arrive->srcText = "this stage's copies are issued";
+      arrive->line = tma->line;
+    }
+  }
+
+  // The phase of the stage read: flips each time read_stage wraps around.
+  Builder before(k_, loop);
+  Op *zero = before.create(OpKind::Constant, {}, scalarType(ScalarKind::I32));
+  zero->attrs = {SymExpr(0)};
+  Op *one = before.create(OpKind::Constant, {}, scalarType(ScalarKind::I32));
+  one->attrs = {SymExpr(1)};
+  addOperand(loop, zero->result);
+  Value *phase = k_.newValue(scalarType(ScalarKind::I32), "phase");
+  body.args.push_back(phase);
+  loop->carriedNames.push_back("phase");
+  loop->results.push_back(k_.newValue(scalarType(ScalarKind::I32), "phase"));
+
+  Op *wait = Builder(k_, body.ops[0].get(), /*after=*/true)
+                 .create(OpKind::MbarrierWait, {bars, body.args[readArg], phase}, Type{},
+                         /*hasResult=*/false);
+  wait->srcText = "the copy engine's copies for this iteration's stage have landed";
+  wait->line = loop->line;
+
+  Builder end(k_, body, *loop);
+  Op *flipped = end.create(OpKind::Binary, {phase, one->result}, phase->type);
+  flipped->opcode = "^";
+  Op *nextPhase = end.create(OpKind::Select, {wraps, flipped->result, phase}, phase->type);
+  nextPhase->result->name = "next_phase";
+  body.yields.push_back(nextPhase->result);
+  nextPhase->result->uses++;
+
+  Op *inval = Builder(k_, freed, /*after=*/true)
+                  .create(OpKind::MbarrierInval, {bars}, Type{}, /*hasResult=*/false);
+  inval->srcText = "the mbarriers are done with";
+  inval->line = loop->line;
+}
+
+} // namespace
+
+void runTmaCopies(Kernel &k, const Target &target) {
+  if (!target.tma)
+    return;
+  TmaCopies(k).run();
+}
+
+} // namespace tilec
