@@ -3,7 +3,9 @@
 
 #include "driver_api.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace tilec {
 
@@ -55,6 +57,23 @@ bool data_type_of(int elem_bytes, CUtensorMapDataType &t) {
   }
 }
 
+/// TILEC_TMA=0 in the environment: kernels copy with cp.async as on GPUs without TMA (to
+/// compare the two, or to rule the copy engine out).
+bool tma_turned_off() {
+  static const bool off = [] {
+    const char *v = std::getenv("TILEC_TMA");
+    return v && std::string(v) == "0";
+  }();
+  return off;
+}
+
+bool available() {
+  if (tma_turned_off())
+    return false;
+  const detail::Driver *d = detail::try_driver();
+  return d && d->api.tensor_map_encode_tiled && detail::current_device_context(*d).cc_major >= 9;
+}
+
 bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
             int64_t row_stride, int64_t tile_rows, int64_t tile_cols) {
   constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 1;
@@ -69,12 +88,9 @@ bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t
       rows > kMaxExtent || cols > kMaxExtent || row_stride < 1 ||
       row_stride * elem_bytes % 16 != 0 || row_stride > kMaxExtent)
     return false;
+  if (!available())
+    return false;
   const detail::Driver *d = detail::try_driver();
-  if (!d || !d->api.tensor_map_encode_tiled)
-    return false;
-  const detail::DeviceContext &ctx = detail::current_device_context(*d);
-  if (ctx.cc_major < 9)
-    return false;
   static_assert(sizeof(CUtensorMap) == sizeof(TmaMap), "a TmaMap holds one CUtensorMap");
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t strides[1] = {cuuint64_t(row_stride * elem_bytes)};
@@ -100,6 +116,14 @@ bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows,
     return encode(map, base, elem_bytes, rows, cols, row_stride, tile_rows, tile_cols);
   } catch (...) { // a context that cannot be queried: copy without the map
     map = TmaMap{};
+    return false;
+  }
+}
+
+bool tma_available() noexcept {
+  try {
+    return available();
+  } catch (...) {
     return false;
   }
 }

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 
 namespace host { // the kernels as the interpreter runs them
@@ -109,6 +110,14 @@ template <int BM, int BN, int BK> void check_descriptor_matmul(int M, int N, int
 // halves: two 128-byte panels of B).
 TEST(GpuDescriptor, MatmulThroughTensorMaps) {
   REQUIRE_GPU();
+  if (tilec::tma_available()) { // the maps these launches need are encoded
+    std::vector<tl::half> m(64 * 64);
+    Mirror<tl::half> dm(m);
+    tilec::TmaMap map;
+    EXPECT_TRUE(tilec::encode_tma_map(map, dm.ptr(), 2, 64, 64, 64, 64, 32));
+  } else {
+    std::printf("no TMA here (older GPU or TILEC_TMA=0): the copies below are cp.async\n");
+  }
   check_descriptor_matmul<64, 64, 32>(200, 152, 336, 3);
   check_descriptor_matmul<64, 64, 16>(77, 40, 88, 4);
   check_descriptor_matmul<128, 128, 64>(300, 264, 520, 3);

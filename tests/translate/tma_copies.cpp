@@ -27,13 +27,13 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:stage, %{{[0-9]+}}:m0, %{{[0-9]+}}:k_ahead [0]
 // IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:stage, %{{[0-9]+}}:k_ahead, %{{[0-9]+}}:n0 [1]
 // IR-NEXT:  mbarrier_arrive [[BARS]]:landed, %{{[0-9]+}}:stage
-// IR:       async_wait [PIPELINE_STAGES - 2]
+// IR:       async_wait [[BARS]]:landed [PIPELINE_STAGES - 2]
 // IR-NEXT:  mbarrier_wait [[BARS]]:landed, %{{[0-9]+}}:read_stage, [[PHASE:%[0-9]+]]:phase
 // IR-NEXT:  barrier
 // IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:write_stage, {{.*}} [0]
 // IR:       mbarrier_arrive [[BARS]]:landed, %{{[0-9]+}}:write_stage
 // IR:       binary "^" [[PHASE]]:phase
-// IR:       async_wait [0]
+// IR:       async_wait [[BARS]]:landed [0]
 // IR-NEXT:  barrier
 // IR-NEXT:  mbarrier_inval [[BARS]]:landed
 
@@ -42,13 +42,16 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // CU-NEXT:  const bool [[A_TMA:tile_stages_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BM, BK, tl::half>>(0) && ((tma_maps_live >> 0) & 1u);
 // CU-NEXT:  const bool [[B_TMA:tile_stages_1_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BK, BN, tl::half>>({{.*}}) && ((tma_maps_live >> 1) & 1u);
 // CU-NEXT:  const bool landed_in_use = [[A_TMA]] || [[B_TMA]];
+// CU-NEXT:  const bool landed_all_tma = [[A_TMA]] && [[B_TMA]];
 // CU:       if ([[A_TMA]]) {
 // CU-NEXT:    if (tid == 0) tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>(tile_next, &a_map, m0, k_ahead, &landed[stage]);
 // CU-NEXT:  } else {
 // CU:         tilec::copy_tile_async<
 // CU:       if (landed_in_use && tid == 0) tilec::mbarrier_arrive(&landed[stage]);
 // CU:       int phase = 0;
+// CU:       if (!landed_all_tma) tilec::cp_async_wait<PIPELINE_STAGES - 2>();
 // CU:       if (landed_in_use) tilec::mbarrier_wait(&landed[read_stage], phase);
+// CU:       if (!landed_all_tma) tilec::cp_async_wait<0>();
 
 // H-LABEL: inline void desc_mm(
 // H:       tilec::TmaMap tma_maps[2];
@@ -114,6 +117,8 @@ TILEC_KERNEL void wrap_mm(const tl::half *a, const tl::half *b, float *c, int M,
 
 // IR-LABEL: kernel @wrap_mm<int BM, int BN, int BK>
 // IR-NOT:   tma_map
+// IR-NOT:   mbarrier
+// IR:       async_wait [PIPELINE_STAGES - 2]
 // IR-NOT:   mbarrier_ring
 // IR:       async_copy
 // IR-NOT:   tma_copy

@@ -42,7 +42,11 @@ void KernelEmitter::emitSchedule(const Op &op) {
     return;
   case OpKind::AsyncWait:
     comment(op);
-    *out_ << "  tilec::cp_async_wait<" << op.attrs[0].str() << ">();\n";
+    if (!op.operands.empty()) // tma-copies: only cp.async copies need it
+      *out_ << "  if (!" << tmaOnly_.at(op.operands[0]->id) << ") ";
+    else
+      *out_ << "  ";
+    *out_ << "tilec::cp_async_wait<" << op.attrs[0].str() << ">();\n";
     return;
   case OpKind::Barrier:
     comment(op);

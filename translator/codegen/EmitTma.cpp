@@ -63,6 +63,20 @@ void KernelEmitter::emitTma(const Op &op) {
     for (size_t i = 0; i < flags.size(); ++i)
       *out_ << (i ? " || " : "") << flags[i];
     *out_ << ";\n";
+    // The loop's cp.async waits ask whether every stage is TMA's (tma-copies gives them the
+    // ring only when every copy of the loop is a tma_copy).
+    bool asked = false;
+    walk(k_, [&](const Op &w) {
+      asked |= w.kind == OpKind::AsyncWait && !w.operands.empty() && w.operands[0] == op.result;
+    });
+    if (asked) {
+      std::string all = names_.fresh(bars + "_all_tma");
+      tmaOnly_[op.result->id] = all;
+      *out_ << "  const bool " << all << " = ";
+      for (size_t i = 0; i < flags.size(); ++i)
+        *out_ << (i ? " && " : "") << flags[i];
+      *out_ << ";\n";
+    }
     *out_ << "  if (" << inUse << ") {\n"
           << "    if (tid == 0) {\n"
           << "      for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_init(&" << bars

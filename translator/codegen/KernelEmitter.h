@@ -138,6 +138,7 @@ private:
   std::vector<std::string> tmaMapNames_;
   std::string tmaLiveName_;
   std::map<int, std::string> ringInUse_;        // by the mbarrier ring's value id
+  std::map<int, std::string> tmaOnly_;          // ... and whether TMA fills all its stages
   std::map<const Op *, std::string> byTma_;     // by tma_copy: its stages are TMA's
   void nameTmaMaps();
   std::string tmaParams() const;

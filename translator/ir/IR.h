@@ -65,7 +65,9 @@ enum class OpKind {
   AsyncCopy,     // copies a tile from global memory into a stage without waiting (cp.async):
                  // operands: the stage, pointers [, mask]; masked-off elements become zero
   AsyncCommit,   // closes the group of async copies issued since the last commit
-  AsyncWait,     // waits until at most attr[0] committed groups are still in flight
+  AsyncWait,     // waits until at most attr[0] committed groups are still in flight; with an
+                 // operand (an mbarrier ring, set by tma-copies), only when the copy engine
+                 // does not fill every stage of that ring's loop
   Barrier,       // every thread of the program reaches it before any goes on (__syncthreads)
   // Copies by the copy engine (TMA, made by tma-copies from async copies of whole boxes):
   TmaMap,        // a tensor map the launcher encodes and passes to the kernel: operands base

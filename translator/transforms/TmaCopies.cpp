@@ -326,6 +326,7 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   if (body.ops.empty() || body.ops[0]->kind != OpKind::AsyncWait || at + 2 >= parent.ops.size() ||
       parent.ops[at + 1]->kind != OpKind::AsyncWait || parent.ops[at + 2]->kind != OpKind::Barrier)
     return;
+  Op *drain = parent.ops[at + 1].get(); // the wait for every copy after the loop
   Op *freed = parent.ops[at + 2].get(); // the barrier after which the stages are free
   // The stage this iteration reads: a carried variable that stage views read.
   size_t readArg = 0;
@@ -425,6 +426,12 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   nextPhase->result->name = "next_phase";
   body.yields.push_back(nextPhase->result);
   nextPhase->result->uses++;
+
+  // When every copy of the loop is the copy engine's, its cp.async waits (each with a proxy
+  // fence) are needed only where the launcher could not encode a map.
+  if (boxes.size() == copies.size())
+    for (Op *w : {body.ops[0].get(), drain})
+      addOperand(w, bars);
 
   Op *inval = Builder(k_, freed, /*after=*/true)
                   .create(OpKind::MbarrierInval, {bars}, Type{}, /*hasResult=*/false);

@@ -20,8 +20,13 @@ struct alignas(64) TmaMap {
 /// Returns false, leaving `map` zeroed, when the kernel must copy without it: the current
 /// device is older than compute capability 9.0 or there is none, the driver cannot encode
 /// tensor maps, `base` is not 16-byte aligned, a row is not a multiple of 16 bytes, an extent
-/// is below 1 or above 2^31 - 1, or the tile has no such layout. Never throws.
+/// is below 1 or above 2^31 - 1, or the tile has no such layout; or TILEC_TMA=0 is set in the
+/// environment. Never throws.
 bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
                     int64_t row_stride, int64_t tile_rows, int64_t tile_cols) noexcept;
+
+/// Whether encode_tma_map can succeed in the current context: a GPU of compute capability 9.0
+/// or newer, a driver that encodes tensor maps, and TILEC_TMA=0 not set. Never throws.
+bool tma_available() noexcept;
 
 } // namespace tilec

@@ -108,15 +108,12 @@ __device__ inline void tma_load_box(void *dst, const TmaMap *map, int row, int c
 
 /// Copies the [Tile::ROWS, Tile::COLS] box of `map` whose first element is (row0, col0) into
 /// `dst` in Tile's layout, one box per panel and 256 rows; `bar`'s phase expects its bytes.
-/// Called by one thread.
+/// Called by one thread, after a barrier that every earlier reader of `dst` passed (no proxy
+/// fence: it costs a MEMBAR.ALL.CTA per copy, and the barrier orders the reads).
 template <class Tile, class T>
 __device__ inline void tma_load_tile(T *dst, const TmaMap *map, int row0, int col0,
                                      unsigned long long *bar) {
   constexpr int BOX_ROWS = kTmaBoxRows<Tile>;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // The stage's earlier readers (ldmatrix, through the generic proxy) before these writes.
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
   mbarrier_expect_bytes(bar, unsigned(Tile::BYTES));
 #pragma unroll
   for (int p = 0; p < Tile::COLS / Tile::PANEL_COLS; ++p)
