@@ -95,6 +95,35 @@ TILEC_KERNEL void box_mm(const tl::half *a, const tl::half *b, float *c, int M, 
 // H-LABEL: inline void box_mm(
 // H:       if (tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, LDB, BK, BN))
 
+// Almost boxes: A's mask has no lower bounds (a negative start would read before `a`, which a
+// zero-filled box would not), and B's row stride is computed in the kernel (the launcher
+// cannot encode it). Both stay cp.async.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void near_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto rk = k + tl::arange<0, BK>();
+    auto a_tile = tl::load(a + tl::expand_dims<1>(rm) * K + tl::expand_dims<0>(rk),
+                           (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
+    auto b_tile = tl::load(b + tl::expand_dims<1>(rk) * (N * 2) + tl::expand_dims<0>(rn),
+                           (tl::expand_dims<1>(rk) >= 0) & (tl::expand_dims<1>(rk) < K) &
+                               (tl::expand_dims<0>(rn) >= 0) & (tl::expand_dims<0>(rn) < N),
+                           0.0f);
+    acc = tl::dot(a_tile, b_tile, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), acc);
+}
+
+// IR-LABEL: kernel @near_mm<int BM, int BN, int BK>
+// IR-NOT:   tma_map
+// IR-NOT:   tma_copy
+// IR:       async_copy
+// IR-NOT:   tma_copy
+// IR:       async_copy
+// IR-NOT:   tma_copy
+
 // Rows that wrap around (tutorial 03's `% M`) are not a box, and a bound of `K - k` is not
 // something the launcher can compute: cp.async as before, no maps.
 template <int BM, int BN, int BK>
