@@ -17,9 +17,6 @@ struct alignas(64) TmaMap {
 /// at most 128 bytes and 256 rows, with the swizzle of the panel's width). Elements outside
 /// the matrix arrive as zeros.
 ///
-/// The last few maps a thread encoded are kept, so that launches with the same arguments
-/// do not call the driver again.
-///
 /// Returns false, leaving `map` zeroed, when the kernel must copy without it: the current
 /// device is older than compute capability 9.0 or there is none, the driver cannot encode
 /// tensor maps, `base` is not 16-byte aligned, a row is not a multiple of 16 bytes, an extent
