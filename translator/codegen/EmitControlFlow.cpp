@@ -4,10 +4,23 @@
 namespace tilec {
 namespace emit {
 
-/// Declares the variables that hold `op`'s carried values, initialized from its operands.
+/// Whether every branch of If `op` gives carried variable i a new value: its value before the
+/// `if` is then never read, and the variable needs no copy of it.
+static bool everyBranchAssigns(const Op &op, size_t firstInit, size_t i) {
+  if (op.kind != OpKind::If)
+    return false;
+  for (auto &r : op.regions)
+    if (i >= r->yields.size() || r->yields[i] == op.operands[firstInit + i])
+      return false;
+  return true;
+}
+
+/// Declares the variables that hold `op`'s carried values, initialized from its operands
+/// (except where every branch of an `if` assigns them).
 void KernelEmitter::declareCarried(const Op &op, size_t firstInit) {
   for (size_t i = 0; i < op.results.size(); ++i) {
     const Value *init = op.operands[firstInit + i];
+    const bool assigned = everyBranchAssigns(op, firstInit, i);
     std::string name = names_.fresh(op.carriedNames[i]);
     storage_[op.results[i]->id] = name;
     for (auto &r : op.regions)
@@ -15,10 +28,15 @@ void KernelEmitter::declareCarried(const Op &op, size_t firstInit) {
         storage_[r->args[i + (op.kind == OpKind::For ? 1 : 0)]->id] = name;
     const Type &t = init->type;
     if (t.isScalar()) {
-      *out_ << "  " << t.cudaElem() << " " << name << " = " << elem(init, "0") << ";\n";
+      *out_ << "  " << t.cudaElem() << " " << name;
+      if (!assigned)
+        *out_ << " = " << elem(init, "0");
+      *out_ << ";\n";
     } else {
       std::string L = layoutName(init->layout);
       *out_ << "  " << t.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
+      if (assigned)
+        continue;
       *out_ << "#pragma unroll\n";
       *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name
             << "[i] = " << elem(init, "i") << ";\n";
