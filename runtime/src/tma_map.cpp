@@ -67,11 +67,14 @@ bool tma_turned_off() {
   return off;
 }
 
-bool available() {
+/// The driver, when it can encode maps for the current device (else null).
+const detail::Driver *tma_driver() {
   if (tma_turned_off())
-    return false;
+    return nullptr;
   const detail::Driver *d = detail::try_driver();
-  return d && d->api.tensor_map_encode_tiled && detail::current_device_context(*d).cc_major >= 9;
+  bool ok = d && d->api.tensor_map_encode_tiled &&
+            detail::current_device_context(*d).cc_major >= 9;
+  return ok ? d : nullptr;
 }
 
 bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
@@ -88,9 +91,9 @@ bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t
       rows > kMaxExtent || cols > kMaxExtent || row_stride < 1 ||
       row_stride * elem_bytes % 16 != 0 || row_stride > kMaxExtent)
     return false;
-  if (!available())
+  const detail::Driver *d = tma_driver();
+  if (!d)
     return false;
-  const detail::Driver *d = detail::try_driver();
   static_assert(sizeof(CUtensorMap) == sizeof(TmaMap), "a TmaMap holds one CUtensorMap");
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t strides[1] = {cuuint64_t(row_stride * elem_bytes)};
@@ -122,7 +125,7 @@ bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows,
 
 bool tma_available() noexcept {
   try {
-    return available();
+    return tma_driver() != nullptr;
   } catch (...) {
     return false;
   }

@@ -95,7 +95,7 @@ template <int BM, int BN, int BK> void check_descriptor_matmul(int M, int N, int
   auto c = poisoned<float>(size_t(M) * N), want = c;
   Mirror<tl::half> da(a), db(b);
   Mirror<float> dc(c);
-  const tilec::Grid grid{(M + BM - 1) / BM, (N + BN - 1) / BN};
+  const tilec::Grid grid{unsigned((M + BM - 1) / BM), unsigned((N + BN - 1) / BN)};
   tilec::interpret::launch(host::descriptor_matmul<BM, BN, BK>, grid, a.data(), b.data(),
                            want.data(), M, N, K);
   descriptor_matmul<BM, BN, BK>(grid, nullptr, da.ptr(), db.ptr(), dc.ptr(), M, N, K,
@@ -130,24 +130,7 @@ TEST(GpuDescriptor, MatmulThroughTensorMaps) {
 // stages are copied by cp.async while B's (N = 152) may come by TMA, on the same stages.
 TEST(GpuDescriptor, MatmulThroughDescriptors) {
   REQUIRE_GPU();
-  constexpr int BM = 64, BN = 64, BK = 32, M = 200, N = 152, K = 333;
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<tl::half> a(size_t(M) * K), b(size_t(K) * N);
-  for (auto &v : a)
-    v = tl::half(dist(rng));
-  for (auto &v : b)
-    v = tl::half(dist(rng));
-  auto c = poisoned<float>(size_t(M) * N), want = c;
-  Mirror<tl::half> da(a), db(b);
-  Mirror<float> dc(c);
-  const tilec::Grid grid{(M + BM - 1) / BM, (N + BN - 1) / BN};
-  tilec::interpret::launch(host::descriptor_matmul<BM, BN, BK>, grid, a.data(), b.data(),
-                           want.data(), M, N, K);
-  descriptor_matmul<BM, BN, BK>(grid, nullptr, da.ptr(), db.ptr(), dc.ptr(), M, N, K,
-                                {.num_warps = 4, .num_stages = 3});
-  tilec_test::synchronize();
-  expect_close(dc.get(), want, 1e-3, 1e-3, "descriptor_matmul");
+  check_descriptor_matmul<64, 64, 32>(200, 152, 333, 3);
 }
 
 } // namespace

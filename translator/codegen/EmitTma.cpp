@@ -59,10 +59,13 @@ void KernelEmitter::emitTma(const Op &op) {
     });
     std::string inUse = names_.fresh(bars + "_in_use");
     ringInUse_[op.result->id] = inUse;
-    *out_ << "  const bool " << inUse << " = ";
-    for (size_t i = 0; i < flags.size(); ++i)
-      *out_ << (i ? " || " : "") << flags[i];
-    *out_ << ";\n";
+    auto joined = [&](const char *op) {
+      std::string out;
+      for (size_t i = 0; i < flags.size(); ++i)
+        out += (i ? op : "") + flags[i];
+      return out;
+    };
+    *out_ << "  const bool " << inUse << " = " << joined(" || ") << ";\n";
     // The loop's cp.async waits ask whether every stage is TMA's (tma-copies gives them the
     // ring only when every copy of the loop is a tma_copy).
     bool asked = false;
@@ -72,10 +75,7 @@ void KernelEmitter::emitTma(const Op &op) {
     if (asked) {
       std::string all = names_.fresh(bars + "_all_tma");
       tmaOnly_[op.result->id] = all;
-      *out_ << "  const bool " << all << " = ";
-      for (size_t i = 0; i < flags.size(); ++i)
-        *out_ << (i ? " && " : "") << flags[i];
-      *out_ << ";\n";
+      *out_ << "  const bool " << all << " = " << joined(" && ") << ";\n";
     }
     *out_ << "  if (" << inUse << ") {\n"
           << "    if (tid == 0) {\n"

@@ -79,6 +79,12 @@ struct Type {
   std::vector<SymExpr> shape; // empty for scalars
   bool shared = false;        // a tile held in shared memory (local_alloc), for tl::dot
 
+  /// A scalar of a known element type.
+  static Type scalarOf(ScalarKind kind) {
+    Type t;
+    t.elem = ElemType::known(kind);
+    return t;
+  }
   bool isTile() const { return !shape.empty(); }
   bool isScalar() const { return shape.empty(); }
   std::string shapeStr() const; // "[BLOCK]"

@@ -15,12 +15,6 @@ const SymExpr &pipelineStages() {
 
 namespace {
 
-Type scalarType(ScalarKind kind) {
-  Type t;
-  t.elem = ElemType::known(kind);
-  return t;
-}
-
 /// What a pipelined load's buffers are called: after the load (`a`), else after its
 /// pointers without their `_ptrs` (`a_ptrs` -> `a`).
 std::string operandName(const Op &load) {
@@ -54,7 +48,7 @@ private:
 
   void carryDistances();
   Value *constant(Builder &b, const SymExpr &v, ScalarKind kind) {
-    Op *c = b.create(OpKind::Constant, {}, scalarType(kind));
+    Op *c = b.create(OpKind::Constant, {}, Type::scalarOf(kind));
     c->attrs = {v};
     return c->result;
   }
@@ -76,7 +70,7 @@ void Lowering::carryDistances() {
               next->uses == 1 && init->def && init->def->kind == OpKind::AddPtr;
     if (!ok)
       continue;
-    Type i64 = scalarType(ScalarKind::I64);
+    Type i64 = Type::scalarOf(ScalarKind::I64);
     std::string name = loop_.carriedNames[j] + "_advance";
     Value *distance = k_.newValue(i64, name);
     Op *firstUser = nullptr; // the pointers are recomputed right before it
@@ -125,7 +119,7 @@ void Lowering::carryDistances() {
 std::vector<Value *> Lowering::producerIf(Builder &b, const std::vector<std::unique_ptr<Op>> &ops,
                                           Value *ivNow, Value *stage,
                                           const std::vector<Value *> &carriedNow) {
-  Op *inRange = b.create(OpKind::Binary, {ivNow, loop_.operands[1]}, scalarType(ScalarKind::Bool));
+  Op *inRange = b.create(OpKind::Binary, {ivNow, loop_.operands[1]}, Type::scalarOf(ScalarKind::Bool));
   inRange->opcode = loop_.opcode;
   std::vector<Value *> operands = {inRange->result};
   operands.insert(operands.end(), carriedNow.begin(), carriedNow.end());
@@ -239,7 +233,7 @@ void Lowering::run() {
   prologue->line = loop_.line;
   prologue->carriedNames.push_back(ivName + "_ahead");
   auto pbody = std::make_unique<Region>();
-  Value *stage = k_.newValue(scalarType(ScalarKind::I32), "stage");
+  Value *stage = k_.newValue(Type::scalarOf(ScalarKind::I32), "stage");
   Value *ahead = k_.newValue(iv->type, ivName + "_ahead");
   pbody->args = {stage, ahead};
   std::vector<Value *> carriedNow;
@@ -267,13 +261,13 @@ void Lowering::run() {
   for (size_t i = 0; i < producerCarried_.size(); ++i)
     loop_.operands[3 + producerCarried_[i]] = prologue->results[i + 1];
   Value *aheadInLoop = k_.newValue(iv->type, ivName + "_ahead");
-  Value *readStage = k_.newValue(scalarType(ScalarKind::I32), "read_stage");
+  Value *readStage = k_.newValue(Type::scalarOf(ScalarKind::I32), "read_stage");
   loop_.operands.push_back(prologue->results[0]);
   loop_.operands.push_back(zero);
   loop_.carriedNames.push_back(ivName + "_ahead");
   loop_.carriedNames.push_back("read_stage");
   loop_.results.push_back(k_.newValue(iv->type, ivName + "_ahead"));
-  loop_.results.push_back(k_.newValue(scalarType(ScalarKind::I32), "read_stage"));
+  loop_.results.push_back(k_.newValue(Type::scalarOf(ScalarKind::I32), "read_stage"));
 
   std::vector<std::unique_ptr<Op>> old = std::move(body_.ops);
   body_.ops.clear();
@@ -292,7 +286,7 @@ void Lowering::run() {
     Op *barrier = mb.create(OpKind::Barrier, {}, Type{}, /*hasResult=*/false);
     barrier->srcText = "every thread is done with the stage the last iteration read";
     barrier->line = loop_.line;
-    Op *sum = mb.create(OpKind::Binary, {readStage, stagesLess1}, scalarType(ScalarKind::I32));
+    Op *sum = mb.create(OpKind::Binary, {readStage, stagesLess1}, Type::scalarOf(ScalarKind::I32));
     sum->opcode = "+";
     Op *writeStage = mb.create(OpKind::Binary, {sum->result, stages}, sum->result->type);
     writeStage->opcode = "%";
@@ -330,7 +324,7 @@ void Lowering::run() {
     Builder mb(k_, body_, loop_);
     Op *inc = mb.create(OpKind::Binary, {readStage, one}, readStage->type);
     inc->opcode = "+";
-    Op *wraps = mb.create(OpKind::Binary, {inc->result, stages}, scalarType(ScalarKind::Bool));
+    Op *wraps = mb.create(OpKind::Binary, {inc->result, stages}, Type::scalarOf(ScalarKind::Bool));
     wraps->opcode = "==";
     Op *nextStage = mb.create(OpKind::Select, {wraps->result, zero, inc->result}, readStage->type);
     nextStage->result->name = "next_stage";

@@ -10,12 +10,6 @@ namespace tilec {
 
 namespace {
 
-Type scalarType(ScalarKind kind) {
-  Type t;
-  t.elem = ElemType::known(kind);
-  return t;
-}
-
 const Op *defOf(const Value *v, OpKind kind) {
   return v && v->def && v->def->kind == kind ? v->def : nullptr;
 }
@@ -305,18 +299,6 @@ void copiesIn(Region &r, std::vector<Op *> &out) {
   }
 }
 
-/// The region that holds `op`, searched in `r`.
-Region *regionOf(Region &r, const Op *op) {
-  for (auto &o : r.ops) {
-    if (o.get() == op)
-      return &r;
-    for (auto &sub : o->regions)
-      if (Region *found = regionOf(*sub, op))
-        return found;
-  }
-  return nullptr;
-}
-
 /// A loop lower-pipeline made (it starts with async_wait, reads its stages at a carried
 /// read_stage, and the async_wait [0] and barrier that follow it): its copies and its
 /// prologue's that read whole boxes become TMA copies on one mbarrier ring.
@@ -360,7 +342,7 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   if (boxes.empty())
     return;
 
-  Type ringType = scalarType(ScalarKind::I64);
+  Type ringType = Type::scalarOf(ScalarKind::I64);
   ringType.shared = true;
   ringType.shape = {pipelineStages()};
   Op *ring = Builder(k_, prologue).create(OpKind::MbarrierRing, {}, ringType);
@@ -371,13 +353,13 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
 
   std::set<Region *> arrived;
   for (auto &[copy, box] : boxes) {
-    Region *home = regionOf(k_.body, copy);
+    Region *home = locate(k_, copy).region;
     Value *stage = copy->operands[0]->def->operands[1];
     Builder b(k_, copy);
     auto startOf = [&](Value *start) {
       if (start)
         return start;
-      Op *zero = b.create(OpKind::Constant, {}, scalarType(ScalarKind::I32));
+      Op *zero = b.create(OpKind::Constant, {}, Type::scalarOf(ScalarKind::I32));
       zero->attrs = {SymExpr(0)};
       return zero->result;
     };
@@ -403,15 +385,15 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
 
   // The phase of the stage read: flips each time read_stage wraps around.
   Builder before(k_, loop);
-  Op *zero = before.create(OpKind::Constant, {}, scalarType(ScalarKind::I32));
+  Op *zero = before.create(OpKind::Constant, {}, Type::scalarOf(ScalarKind::I32));
   zero->attrs = {SymExpr(0)};
-  Op *one = before.create(OpKind::Constant, {}, scalarType(ScalarKind::I32));
+  Op *one = before.create(OpKind::Constant, {}, Type::scalarOf(ScalarKind::I32));
   one->attrs = {SymExpr(1)};
   addOperand(loop, zero->result);
-  Value *phase = k_.newValue(scalarType(ScalarKind::I32), "phase");
+  Value *phase = k_.newValue(Type::scalarOf(ScalarKind::I32), "phase");
   body.args.push_back(phase);
   loop->carriedNames.push_back("phase");
-  loop->results.push_back(k_.newValue(scalarType(ScalarKind::I32), "phase"));
+  loop->results.push_back(k_.newValue(Type::scalarOf(ScalarKind::I32), "phase"));
 
   Op *wait = Builder(k_, body.ops[0].get(), /*after=*/true)
                  .create(OpKind::MbarrierWait, {bars, body.args[readArg], phase}, Type{},

@@ -22,7 +22,10 @@ struct alignas(64) TmaMap {
   unsigned long long opaque[16];
 };
 
+// Device code for GPUs with the copy engine; elsewhere the functions below compile to nothing
+// (the kernel never calls them there: kTmaAvailable is false).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define TILEC_TMA_DEVICE 1
 inline constexpr bool kTmaAvailable = true;
 #else
 inline constexpr bool kTmaAvailable = false;
@@ -43,7 +46,7 @@ template <class Tile> __host__ __device__ constexpr bool tma_tile_ok(long long o
 /// Makes `bar` an mbarrier that completes a phase when one thread has arrived and the bytes
 /// it expects have landed. Call from one thread, then publish with mbarrier_init_done.
 __device__ inline void mbarrier_init(unsigned long long *bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef TILEC_TMA_DEVICE
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(smem_address(bar)) : "memory");
 #endif
 }
@@ -51,7 +54,7 @@ __device__ inline void mbarrier_init(unsigned long long *bar) {
 /// Orders this thread's mbarrier_inits before the copy engine's use of the barriers; a
 /// __syncthreads after it publishes them to the other threads.
 __device__ inline void mbarrier_init_done() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef TILEC_TMA_DEVICE
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
@@ -59,14 +62,14 @@ __device__ inline void mbarrier_init_done() {
 
 /// Ends `bar`'s life as an mbarrier (before its memory is initialized again).
 __device__ inline void mbarrier_inval(unsigned long long *bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef TILEC_TMA_DEVICE
   asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" ::"r"(smem_address(bar)) : "memory");
 #endif
 }
 
 /// The current phase of `bar` also waits for `bytes` more bytes of copies.
 __device__ inline void mbarrier_expect_bytes(unsigned long long *bar, unsigned bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef TILEC_TMA_DEVICE
   asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;\n" ::"r"(smem_address(bar)),
                "r"(bytes)
                : "memory");
@@ -75,14 +78,14 @@ __device__ inline void mbarrier_expect_bytes(unsigned long long *bar, unsigned b
 
 /// This thread's arrival on `bar` (the one the phase waits for besides the bytes).
 __device__ inline void mbarrier_arrive(unsigned long long *bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef TILEC_TMA_DEVICE
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_address(bar)) : "memory");
 #endif
 }
 
 /// Waits until the phase of `bar` with parity `phase` has completed.
 __device__ inline void mbarrier_wait(unsigned long long *bar, int phase) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef TILEC_TMA_DEVICE
   asm volatile("{\n"
                " .reg .pred done;\n"
                "TILEC_MBARRIER_WAIT:\n"
@@ -97,7 +100,7 @@ __device__ inline void mbarrier_wait(unsigned long long *bar, int phase) {
 /// One box of `map` at (row, col) into `dst`, completing on `bar`.
 __device__ inline void tma_load_box(void *dst, const TmaMap *map, int row, int col,
                                     unsigned long long *bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef TILEC_TMA_DEVICE
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                " [%0], [%1, {%3, %4}], [%2];\n" ::"r"(smem_address(dst)),
                "l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_address(bar)), "r"(col),
