@@ -231,6 +231,51 @@ TEST(GpuDot, RowsSharedByTwoLayouts) {
   expect_product(a, b, dc.download<float>(), m, BN, BK, 1e-5, "shared_rows");
 }
 
+// Rows read beside a staged operand (pipeline's side loads: float and double rows through
+// rank-1 stages, read in the dot result's layout), at n not a multiple of either block, with
+// 2, 3 and 4 stages.
+template <int BM, int BN, int D>
+void check_staged_rows(int n, int num_warps, int num_stages) {
+  std::mt19937 rng(11 + n + num_stages);
+  std::uniform_real_distribution<float> dist(-0.5f, 0.5f);
+  std::vector<tl::half> q(size_t(n) * D), k(size_t(n) * D);
+  for (auto *x : {&q, &k})
+    for (auto &e : *x)
+      e = tl::half(dist(rng));
+  std::vector<float> mx(n);
+  std::vector<double> w(n);
+  for (int i = 0; i < n; ++i)
+    mx[i] = dist(rng), w[i] = 1.0 + dist(rng);
+  tilec_test::DeviceBuffer dq(q.size() * 2), dk(k.size() * 2), dmx(mx.size() * 4),
+      dw(w.size() * 8), dout(size_t(n) * BM * 4);
+  dq.upload(q), dk.upload(k), dmx.upload(mx), dw.upload(w);
+  dout.fill(0xff);
+  staged_rows<BM, BN, D>(tilec::Grid{uint32_t((n + BN - 1) / BN)}, nullptr, dq.as<tl::half>(),
+                         dk.as<tl::half>(), dmx.as<float>(), dw.as<double>(), dout.as<float>(), n,
+                         {.num_warps = num_warps, .num_stages = num_stages});
+  tilec_test::synchronize();
+  std::vector<float> out = dout.download<float>();
+  for (int j = 0; j < n; ++j)
+    for (int c = 0; c < BM; ++c) {
+      double ref = 0;
+      for (int i = c; i < n; i += BM) {
+        double s = 0;
+        for (int e = 0; e < D; ++e)
+          s += double(float(k[size_t(j) * D + e])) * double(float(q[size_t(i) * D + e]));
+        ref += std::exp2(s - mx[i]) * w[i];
+      }
+      ASSERT_NEAR(out[size_t(j) * BM + c], ref, 1e-3 * (1 + std::fabs(ref)))
+          << "key " << j << " column " << c << ", " << num_stages << " stages";
+    }
+}
+
+TEST(GpuDot, RowsStagedBesideOperands) {
+  REQUIRE_GPU();
+  check_staged_rows<32, 64, 64>(333, 4, 2);
+  check_staged_rows<32, 64, 64>(333, 4, 3);
+  check_staged_rows<64, 128, 64>(250, 8, 4);
+}
+
 TEST(GpuDot, ReductionsOfAProduct) {
   REQUIRE_GPU();
   constexpr int BM = 64, BN = 64, BK = 32;

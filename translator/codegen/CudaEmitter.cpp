@@ -20,7 +20,7 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
                             op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
                             op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
-                            op->kind == OpKind::SmemBuffer || op->kind == OpKind::Flip ||
+                            op->kind == OpKind::StageRead || op->kind == OpKind::SmemBuffer || op->kind == OpKind::Flip ||
                             op->kind == OpKind::Gather || op->kind == OpKind::Histogram ||
                             op->kind == OpKind::InlineAsm || op->kind == OpKind::MbarrierRing;
       if (named || r->uses > 1 || needsStatement)
@@ -164,6 +164,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::LocalAlloc:
   case OpKind::SmemRing:
   case OpKind::StageView:
+  case OpKind::StageRead:
   case OpKind::AsyncCopy:
   case OpKind::AsyncCommit:
   case OpKind::AsyncWait:
@@ -197,7 +198,7 @@ void KernelEmitter::emitOp(const Op &op) {
   if (op.kind == OpKind::For)
     return emitFor(op);
   if (op.kind == OpKind::SmemRing || op.kind == OpKind::StageView ||
-      op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
+      op.kind == OpKind::StageRead || op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
       op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier ||
       op.kind == OpKind::SmemBuffer || op.kind == OpKind::SmemTranspose)
     return emitSchedule(op);

@@ -10,9 +10,14 @@ void KernelEmitter::emitSchedule(const Op &op) {
   switch (op.kind) {
   case OpKind::SmemRing: {
     const Type &t = op.result->type;
-    *out_ << "  // " << nameOf(op.result) << ": " << t.shape[0].str() << " stage buffers of ["
-          << t.shape[1].str() << ", " << t.shape[2].str()
-          << "], copied into ahead of the tl::dot that reads them (smem_ring)\n";
+    if (t.shape.size() == 2)
+      *out_ << "  // " << nameOf(op.result) << ": " << t.shape[0].str() << " stage buffers of ["
+            << t.shape[1].str() << "], copied into ahead of the iteration that reads them "
+            << "(smem_ring)\n";
+    else
+      *out_ << "  // " << nameOf(op.result) << ": " << t.shape[0].str() << " stage buffers of ["
+            << t.shape[1].str() << ", " << t.shape[2].str()
+            << "], copied into ahead of the tl::dot that reads them (smem_ring)\n";
     declareDynamicSmem(op);
     return;
   }
@@ -30,9 +35,19 @@ void KernelEmitter::emitSchedule(const Op &op) {
   }
   case OpKind::StageView: {
     const Value *ring = op.operands[0], *r = op.result;
+    std::string stageElems = r->type.shape.size() == 1 ? r->type.shape[0].operand()
+                                                       : smemTileType(ring) + "::ELEMS";
     *out_ << "  " << r->type.elem.cuda() << "* const " << nameOf(r) << " = " << nameOf(ring)
-          << " + " << elem(op.operands[1], "0") << " * " << smemTileType(ring)
-          << "::ELEMS;\n";
+          << " + " << elem(op.operands[1], "0") << " * " << stageElems << ";\n";
+    return;
+  }
+  case OpKind::StageRead: {
+    const Value *stage = op.operands[0], *r = op.result;
+    std::string L = layoutOf(r);
+    *out_ << "  // " << nameOf(r) << ": read from its stage in layout " << L << "\n";
+    *out_ << "  " << r->type.cudaElem() << " " << nameOf(r) << "[" << L << "::ELEMS];\n";
+    *out_ << "  tilec::read_stage<" << L << ">(" << nameOf(stage) << ", " << nameOf(r)
+          << ", tid);\n";
     return;
   }
   case OpKind::AsyncCopy:
@@ -65,8 +80,12 @@ void KernelEmitter::emitAsyncCopy(const Op &op) {
   std::string w = names_.fresh(nameOf(dst) + "_width");
   std::string templateArgs =
       accessWidth(op, w, nameOf(dst) + "_mask_uniform", "to shared memory (cp.async); ");
-  *out_ << "  tilec::copy_tile_async<" << layoutOf(ptrs) << ", " << templateArgs << ", "
-        << smemTileType(dst) << ">(" << nameOf(dst) << ", " << nameOf(ptrs) << ", ";
+  if (dst->type.shape.size() == 1) // a plain array of the tile's elements
+    *out_ << "  tilec::copy_run_async<" << layoutOf(ptrs) << ", " << templateArgs << ">("
+          << nameOf(dst) << ", " << nameOf(ptrs) << ", ";
+  else
+    *out_ << "  tilec::copy_tile_async<" << layoutOf(ptrs) << ", " << templateArgs << ", "
+          << smemTileType(dst) << ">(" << nameOf(dst) << ", " << nameOf(ptrs) << ", ";
   if (mask && mask->type.isTile())
     *out_ << nameOf(mask) << ", ";
   *out_ << "tid);\n";

@@ -81,6 +81,8 @@ const char *opKindName(OpKind k) {
     return "smem_ring";
   case OpKind::StageView:
     return "stage_view";
+  case OpKind::StageRead:
+    return "stage_read";
   case OpKind::AsyncCopy:
     return "async_copy";
   case OpKind::AsyncCommit:

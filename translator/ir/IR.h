@@ -59,9 +59,13 @@ enum class OpKind {
                  // tile), for the tensor cores to read many times; attr[0] its byte offset in
                  // dynamic shared memory (set by allocate-smem)
   // The software-pipeline schedule (made by lower-pipeline from a `pipelined` loop):
-  SmemRing,      // a ring of stage buffers in dynamic shared memory: smem<T, STAGES, M, N>;
+  SmemRing,      // a ring of stage buffers in dynamic shared memory: smem<T, STAGES, M, N>,
+                 // or smem<T, STAGES, N> for rank-1 loads;
                  // attr[0] its byte offset (set by allocate-smem)
   StageView,     // one stage of a ring: operands ring, stage index; an smem<T, M, N> tile
+                 // (smem<T, N> for a ring of rank-1 stages)
+  StageRead,     // a register tile read from a rank-1 stage (operand 0) in the result's
+                 // layout: loads in a pipelined loop that feed no tl::dot
   AsyncCopy,     // copies a tile from global memory into a stage without waiting (cp.async):
                  // operands: the stage, pointers [, mask]; masked-off elements become zero
   AsyncCommit,   // closes the group of async copies issued since the last commit

@@ -124,17 +124,28 @@ std::string verifyKernel(const Kernel &k) {
       err = "cache=" + op.cache + " on " + opKindName(op.kind);
     if (op.isVolatile && op.kind != OpKind::Load)
       err = std::string("volatile on ") + opKindName(op.kind);
-    // The schedule's shared-memory ops: rings are rank 3 (stages first), stages and buffers
-    // rank 2; copies go from pointer tiles into a stage.
+    // The schedule's shared-memory ops: rings have one rank more than their stages (stages
+    // first), buffers are rank 2; copies go from pointer tiles into a stage.
     auto smemOfRank = [](const Value *v, size_t rank) {
       return v->type.shared && v->type.shape.size() == rank;
     };
+    // A ring's stages are rank 2 (tl::dot operands) or rank 1 (other loads of the loop).
+    auto stageRank = [&](const Value *v) {
+      return smemOfRank(v, 1) || smemOfRank(v, 2);
+    };
     if (op.kind == OpKind::StageView &&
-        (op.operands.size() != 2 || !smemOfRank(op.operands[0], 3) ||
-         !op.operands[1]->type.isScalar() || !op.result || !smemOfRank(op.result, 2)))
-      err = "stage_view takes a ring (smem, rank 3) and a scalar stage, and gives an smem tile";
+        (op.operands.size() != 2 || !op.operands[0]->type.shared ||
+         !op.operands[1]->type.isScalar() || !op.result || !stageRank(op.result) ||
+         op.operands[0]->type.shape.size() != op.result->type.shape.size() + 1))
+      err = "stage_view takes a ring (smem, one rank more than a stage) and a scalar stage, and "
+            "gives an smem tile";
+    if (op.kind == OpKind::StageRead &&
+        (op.operands.size() != 1 || !smemOfRank(op.operands[0], 1) || !op.result ||
+         op.result->type.shared || !op.result->type.shape.size() ||
+         !op.result->type.shape[0].sameAs(op.operands[0]->type.shape[0])))
+      err = "stage_read reads a rank-1 smem tile into a register tile of its shape";
     if (op.kind == OpKind::AsyncCopy &&
-        (op.operands.size() < 2 || !smemOfRank(op.operands[0], 2) ||
+        (op.operands.size() < 2 || !stageRank(op.operands[0]) ||
          !op.operands[1]->type.pointer || !op.operands[1]->type.isTile()))
       err = "async_copy copies a pointer tile (operand 1) into an smem tile (operand 0)";
     if (op.kind == OpKind::TmaCopy &&
@@ -157,7 +168,8 @@ std::string verifyKernel(const Kernel &k) {
          !op.operands[0]->type.shape[0].sameAs(op.operands[1]->type.shape[1]) ||
          !op.operands[0]->type.shape[1].sameAs(op.operands[1]->type.shape[0])))
       err = "smem_transpose writes an smem tile [K, N] into an smem tile [N, K]";
-    if ((op.kind == OpKind::SmemRing && (!op.result || !smemOfRank(op.result, 3))) ||
+    if ((op.kind == OpKind::SmemRing &&
+         (!op.result || !(smemOfRank(op.result, 2) || smemOfRank(op.result, 3)))) ||
         (op.kind == OpKind::SmemBuffer && (!op.result || !smemOfRank(op.result, 2))))
       err = std::string(opKindName(op.kind)) + " gives an smem value of the wrong rank";
     // Flips and gathers name an axis of their (source) tile; a gather's index has its rank.

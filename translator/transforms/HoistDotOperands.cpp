@@ -38,16 +38,19 @@ private:
 };
 
 void Hoister::visit(Region &r) {
-  // Loops are collected first: hoisting inserts ops into `r`.
+  // Outer loops first: an operand invariant in a loop nest (the keys of an attention
+  // backward, over a loop of heads around the loops of query blocks) goes to shared memory
+  // once, before the whole nest, and its registers are free inside it. Loops are collected
+  // first: hoisting inserts ops into `r`.
   std::vector<Op *> loops;
-  for (auto &op : r.ops) {
-    for (auto &sub : op->regions)
-      visit(*sub);
+  for (auto &op : r.ops)
     if ((op->kind == OpKind::For || op->kind == OpKind::While) && !op->unrolled)
       loops.push_back(op.get());
-  }
   for (Op *loop : loops)
     hoistFrom(*loop, r);
+  for (auto &op : r.ops)
+    for (auto &sub : op->regions)
+      visit(*sub);
 }
 
 void Hoister::hoistFrom(Op &loop, const Region &where) {

@@ -5,7 +5,8 @@
 // the dot's scratch buffer each time the dot runs. Attention's Q tile is loaded once and read
 // by every iteration's Q K^T: the pass gives it a buffer of its own (local_alloc, in dynamic
 // shared memory after the pipeline's stages) filled before the loop, and the dot reads it
-// there.
+// there. In a loop nest the buffer goes before the outermost loop the operand is invariant
+// in.
 //
 //   before:  %41:q_tile = load ...
 //            for ... { %73:qk = dot %41:q_tile, %70:k_t, %72 }

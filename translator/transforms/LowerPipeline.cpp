@@ -52,6 +52,7 @@ private:
     c->attrs = {v};
     return c->result;
   }
+  void readInUsersLayouts();
   std::vector<Value *> producerIf(Builder &b, const std::vector<std::unique_ptr<Op>> &ops,
                                   Value *ivNow, Value *stage,
                                   const std::vector<Value *> &carriedNow);
@@ -110,6 +111,37 @@ void Lowering::carryDistances() {
     loop_.results[j] = k_.newValue(i64, name);
     loop_.carriedNames[j] = name;
     eraseIfDead(k_, init);
+  }
+}
+
+/// A layout conversion of a stage_read's result becomes a second stage_read, in the layout
+/// converted to: the stage is in shared memory already, so a conversion (a round trip
+/// through the scratch buffer between two barriers) would only read it again.
+void Lowering::readInUsersLayouts() {
+  recountUses(k_); // the producer's ops left the body without giving their uses back
+  std::vector<Op *> conversions;
+  for (auto &op : body_.ops)
+    if (op->kind == OpKind::ConvertLayout && op->operands[0]->def &&
+        op->operands[0]->def->kind == OpKind::StageRead)
+      conversions.push_back(op.get());
+  for (Op *op : conversions) {
+    const Op *read = op->operands[0]->def;
+    Op *reread =
+        Builder(k_, op).create(OpKind::StageRead, {read->operands[0]}, op->result->type);
+    reread->result->name = op->result->name.empty() ? read->result->name : op->result->name;
+    reread->result->layout = op->result->layout;
+    reread->result->info = op->result->info;
+    replaceAllUses(k_, op->result, reread->result);
+  }
+  // The conversions and the reads nobody reads any more go (eraseIfDead keeps the user's
+  // dead code; these are the lowering's).
+  for (size_t i = body_.ops.size(); i-- > 0;) {
+    Op *op = body_.ops[i].get();
+    bool leftover = (op->kind == OpKind::ConvertLayout && op->operands[0]->def &&
+                     op->operands[0]->def->kind == OpKind::StageRead) ||
+                    op->kind == OpKind::StageRead;
+    if (leftover && op->result->uses == 0)
+      eraseOp(k_, op);
   }
 }
 
@@ -207,9 +239,14 @@ void Lowering::run() {
 
   // Before the loop: the rings, and the prologue that fills all stages but one.
   Builder before(k_, &loop_);
-  for (auto &op : body_.ops) {
-    if (!op->asyncCopy)
-      continue;
+  // The tl::dot operands' rings first: each starts at a multiple of their swizzle pattern as
+  // long as only rank-1 rings (of any size) come after them.
+  std::vector<Op *> staged;
+  for (bool rank1 : {false, true})
+    for (auto &op : body_.ops)
+      if (op->asyncCopy && (op->result->type.shape.size() == 1) == rank1)
+        staged.push_back(op.get());
+  for (Op *op : staged) {
     Type t = op->result->type;
     t.shared = true;
     t.shape.insert(t.shape.begin(), S);
@@ -217,7 +254,7 @@ void Lowering::run() {
     ring->result->name = operandName(*op) + "_stages";
     ring->srcText = op->srcText;
     ring->line = op->line;
-    rings_[op.get()] = ring->result;
+    rings_[op] = ring->result;
   }
   Value *zero = constant(before, 0, ScalarKind::I32);
   Value *one = constant(before, 1, ScalarKind::I32);
@@ -299,16 +336,26 @@ void Lowering::run() {
     yields.push_back(next->result);
     mb.create(OpKind::AsyncCommit, {}, Type{}, /*hasResult=*/false);
   }
-  // The rest of the iteration, its loads now reading their stage.
+  // The rest of the iteration, its loads now reading their stage: tl::dot reads a rank-2
+  // stage where it is, other users a rank-1 stage through stage_read.
   std::vector<std::pair<Value *, Value *>> views; // (load, the stage it reads)
   for (auto &op : old) {
     if (op->asyncCopy) {
       Type t = op->result->type;
       t.shared = true;
-      Op *view = Builder(k_, body_, *op).create(OpKind::StageView,
-                                                {rings_.at(op.get()), readStage}, t);
+      Builder b(k_, body_, *op);
+      Op *view = b.create(OpKind::StageView, {rings_.at(op.get()), readStage}, t);
       view->result->name = operandName(*op);
-      views.push_back({op->result, view->result});
+      Value *now = view->result;
+      if (t.shape.size() == 1) {
+        view->result->name += "_stage";
+        Op *read = b.create(OpKind::StageRead, {view->result}, op->result->type);
+        read->result->name = operandName(*op);
+        read->result->layout = op->result->layout;
+        read->result->info = op->result->info;
+        now = read->result;
+      }
+      views.push_back({op->result, now});
     }
     if (op->stage == Op::Stage::Producer) {
       if (op->result)
@@ -320,6 +367,7 @@ void Lowering::run() {
   }
   for (auto &[load, view] : views)
     replaceAllUses(k_, load, view);
+  readInUsersLayouts();
   {
     Builder mb(k_, body_, loop_);
     Op *inc = mb.create(OpKind::Binary, {readStage, one}, readStage->type);

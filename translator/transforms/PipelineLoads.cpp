@@ -43,6 +43,7 @@ private:
   std::set<size_t> carried_; // indices of the producer's carried variables
 
   bool qualifies(const Op &load) const;
+  bool qualifiesAsSideLoad(const Op &load) const;
   int carriedIndex(const Value *v) const {
     for (size_t j = 1; j < body_.args.size(); ++j)
       if (body_.args[j] == v)
@@ -50,6 +51,7 @@ private:
     return -1;
   }
   bool collectProducer(std::vector<const Op *> work);
+  bool separable(const std::vector<Op *> &loads);
   bool dependsOnCarried(const Op *op, std::map<const Op *, bool> &memo) const;
 };
 
@@ -68,6 +70,32 @@ bool LoopPipeliner::qualifies(const Op &load) const {
     return false;
   for (const Op *u : users)
     if (u->kind != OpKind::Dot || u->operands[2] == load.result)
+      return false;
+  return true;
+}
+
+/// A load staged beside the tl::dot operands: a rank-1 tile of 4- or 8-byte elements (so
+/// that every element can be its own cp.async), filled with zero where masked off and read
+/// only inside the body, by anything. Staged, its latency hides behind the dots' as theirs
+/// does, and its users read it in the layout they want (stage_read).
+bool LoopPipeliner::qualifiesAsSideLoad(const Op &load) const {
+  if (load.kind != OpKind::Load || !load.result || load.result->type.shape.size() != 1)
+    return false;
+  if (load.isVolatile || load.cache == "cv")
+    return false;
+  std::string bytes = load.result->type.elem.sizeofExpr();
+  if (bytes != "4" && bytes != "8")
+    return false;
+  if (load.operands.size() > 2 && !isZero(load.operands[2]))
+    return false;
+  if (load.operands.size() > 1 && !load.operands[1]->type.isTile())
+    return false;
+  std::vector<const Op *> users;
+  usersIn(body_, load.result, users);
+  if (users.empty() || load.result->uses != int(users.size()))
+    return false;
+  for (const Value *y : body_.yields)
+    if (y == load.result)
       return false;
   return true;
 }
@@ -116,34 +144,33 @@ bool LoopPipeliner::dependsOnCarried(const Op *op, std::map<const Op *, bool> &m
   return memo[op] = d;
 }
 
-void LoopPipeliner::run() {
-  for (auto &op : body_.ops)
-    topLevel_.insert(op.get());
-  std::vector<Op *> loads;
-  for (auto &op : body_.ops)
-    if (qualifies(*op))
-      loads.push_back(op.get());
-  if (loads.empty() || !collectProducer(std::vector<const Op *>(loads.begin(), loads.end())))
-    return;
-
-  // The producer reads only its own carried variables (plus the induction variable).
+/// Whether the loads can be staged: their producer part reads only its own carried variables,
+/// and nothing else in the loop, or after it, sees those. Leaves the producer part in
+/// producer_ and carried_.
+bool LoopPipeliner::separable(const std::vector<Op *> &loads) {
+  producer_.clear();
+  carried_.clear();
+  if (!collectProducer(std::vector<const Op *>(loads.begin(), loads.end())))
+    return false;
+  // The producer reads only its own carried variables (plus the induction variable), and
+  // none of the staged loads: those it copies, and never holds in registers.
+  std::set<const Op *> loadSet(loads.begin(), loads.end());
   for (const Op *op : producer_)
     for (const Value *v : op->operands) {
       int j = carriedIndex(v);
-      if (j >= 0 && !carried_.count(size_t(j)))
-        return;
+      if ((j >= 0 && !carried_.count(size_t(j))) || (v->def && loadSet.count(v->def)))
+        return false;
     }
   // The rest of the body must not see the producer's carried variables, directly or through
   // values computed from them: the producer runs iterations ahead.
   std::map<const Op *, bool> memo;
-  std::set<const Op *> loadSet(loads.begin(), loads.end());
   bool clash = false;
   walkRegion(body_, [&](const Op &op) {
     if (producer_.count(&op))
       return;
     for (const Value *v : op.operands) {
       if (v->def && loadSet.count(v->def))
-        continue; // tl::dot reads these from their stage buffers
+        continue; // read from their stage buffers
       int j = carriedIndex(v);
       if ((j >= 0 && carried_.count(size_t(j))) ||
           (v->def && producer_.count(v->def) && dependsOnCarried(v->def, memo)))
@@ -159,7 +186,30 @@ void LoopPipeliner::run() {
   for (size_t j : carried_)
     if (loop_.results[j]->uses > 0)
       clash = true;
-  if (clash)
+  return !clash;
+}
+
+void LoopPipeliner::run() {
+  for (auto &op : body_.ops)
+    topLevel_.insert(op.get());
+  std::vector<Op *> loads;
+  for (auto &op : body_.ops)
+    if (qualifies(*op))
+      loads.push_back(op.get());
+  if (loads.empty() || !separable(loads))
+    return;
+  // Side loads join one at a time, each only if the loads staged so far and it still
+  // separate; a load the dot operands' addresses are computed from stays in the producer, in
+  // registers.
+  std::set<const Op *> inProducer = producer_;
+  for (auto &op : body_.ops) {
+    if (inProducer.count(op.get()) || !qualifiesAsSideLoad(*op))
+      continue;
+    loads.push_back(op.get());
+    if (!separable(loads))
+      loads.pop_back();
+  }
+  if (!separable(loads)) // again: the producer part of the loads kept
     return;
 
   // Mark the loop. Producer values that the rest also reads are computed by both parts.

@@ -11,6 +11,11 @@
 //   32 } after:   for pipelined ... { %a = load async producer ... ; %acc2 = dot ... ;
 //                                %p2 = addptr producer ... }
 //
+// Once a loop has such loads, its other loads of rank-1 tiles of 4- or 8-byte elements (the
+// row statistics an attention backward reads per block, per-column scales) are staged the
+// same way, and their users read them from the stage (stage_read), in the layout each wants:
+// their latency is hidden as the dot operands' is, and a layout conversion becomes a read.
+//
 // A loop is left alone (its loads stay in registers and tl::dot stages them itself) when the
 // producer part would read a carried variable the rest of the body updates, or when the rest
 // of the body reads one of the producer's carried variables.

@@ -336,7 +336,9 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   std::vector<std::pair<Op *, Box>> boxes;
   for (Op *c : copies) {
     Box b;
-    if (defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) && matchMask(*c, b))
+    bool tile = c->operands[0]->type.shape.size() == 2; // rank-1 stages stay on cp.async
+    if (tile && defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) &&
+        matchMask(*c, b))
       boxes.push_back({c, b});
   }
   if (boxes.empty())

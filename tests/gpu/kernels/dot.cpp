@@ -218,3 +218,28 @@ TILEC_KERNEL void dot_loop_wnk_ptrs(const T *a, const T *w, Acc *c, int m, int n
   tl::store(c + tl::expand_dims<1>(rm) * n + tl::expand_dims<0>(rn), acc,
             (tl::expand_dims<1>(rm) < m) && (tl::expand_dims<0>(rn) < n));
 }
+
+// A pipelined dot loop that also reads two rows per block (pipeline's side loads, staged
+// beside the dot operand and read in the dot result's layout): for this program's BN keys,
+// out[j, c] = sum over blocks b of exp2(k_j . q_(b*BM + c) - mx[b*BM + c]) * w[b*BM + c],
+// with the query rows past n masked off (mx 0 there, w 0: nothing added).
+template <int BM, int BN, int D>
+TILEC_KERNEL void staged_rows(const tl::half *q, const tl::half *k, const float *mx,
+                              const double *w, float *out, int n) {
+  auto offs_n = tl::program_id(0) * BN + tl::arange<0, BN>();
+  auto offs_d = tl::arange<0, D>();
+  auto k_tile = tl::load(k + tl::expand_dims<1>(offs_n) * D + tl::expand_dims<0>(offs_d),
+                         tl::expand_dims<1>(offs_n) < n, 0.0f);
+  auto acc = tl::zeros<float, BN, BM>();
+  for (int start = 0; start < n; start += BM) {
+    auto offs_m = start + tl::arange<0, BM>();
+    auto q_t = tl::load(q + tl::expand_dims<0>(offs_m) * D + tl::expand_dims<1>(offs_d),
+                        tl::expand_dims<0>(offs_m) < n, 0.0f);
+    auto row_max = tl::load(mx + offs_m, offs_m < n, 0.0f);
+    auto weight = tl::load(w + offs_m, offs_m < n);
+    auto s = tl::dot(k_tile, q_t);
+    acc += tl::exp2(s - tl::expand_dims<0>(row_max)) * tl::expand_dims<0>(tl::cast<float>(weight));
+  }
+  tl::store(out + tl::expand_dims<1>(offs_n) * BM + tl::expand_dims<0>(tl::arange<0, BM>()), acc,
+            tl::expand_dims<1>(offs_n) < n);
+}

@@ -99,4 +99,39 @@ __device__ inline void copy_tile_async(T *tile, const T *const *ptrs, int tid) {
   copy_tile_async<L, W, true, Tile>(tile, ptrs, static_cast<const bool *>(nullptr), tid);
 }
 
+/// Copies a rank-1 tile held as pointers in layout L (runs of W consecutive elements, masks in
+/// `mask` or none) into `stage`, a plain array of the tile's elements: runs of 4, 8 or 16
+/// bytes with one mask through one cp.async each, else one cp.async per element (4 or 8
+/// bytes: pipeline-loads stages no narrower element). Of the threads holding the same
+/// elements, one copies them.
+template <class L, int W, bool MASK_UNIFORM = true, class T>
+__device__ inline void copy_run_async(T *stage, const T *const *ptrs, const bool *mask, int tid) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a rank-1 stage holds 4- or 8-byte elements");
+  constexpr int BYTES = W * int(sizeof(T));
+  if (!L::owner(tid))
+    return;
+  if constexpr (MASK_UNIFORM && (BYTES == 8 || BYTES == 16)) {
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; i += W)
+      cp_async<BYTES>(stage + L::coord(tid, i), ptrs[i], !mask || mask[i]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < L::ELEMS; ++i)
+      cp_async<int(sizeof(T))>(stage + L::coord(tid, i), ptrs[i], !mask || mask[i]);
+  }
+}
+
+template <class L, int W, class T>
+__device__ inline void copy_run_async(T *stage, const T *const *ptrs, int tid) {
+  copy_run_async<L, W, true>(stage, ptrs, static_cast<const bool *>(nullptr), tid);
+}
+
+/// Reads a rank-1 stage that copy_run_async filled into registers in layout L (any rank-1
+/// layout: the copier's or another), after the wait and barrier that publish the stage.
+template <class L, class T> __device__ inline void read_stage(const T *stage, T *regs, int tid) {
+#pragma unroll
+  for (int i = 0; i < L::ELEMS; ++i)
+    regs[i] = stage[L::coord(tid, i)];
+}
+
 } // namespace tilec
