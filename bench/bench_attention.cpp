@@ -16,8 +16,8 @@
 // log-sum-exp). Outputs are poisoned (NaN) before the checked launch. A problem that fails is
 // not timed; the program exits 1 after the others ran. Times are the median of CUDA-event
 // timings after warm-up, fewer repetitions for the long problems. BENCH_ATTENTION_N (e.g.
-// "1024,4096") limits the sequence lengths. Prints JSON lines (bench_util.h). Exits 77 without
-// a GPU.
+// "1024,4096") limits the sequence lengths, BENCH_ATTENTION_D ("64") the head dimensions.
+// Prints JSON lines (bench_util.h). Exits 77 without a GPU.
 #include "bench_util.h"
 #include "fused_attention.tilec.h"
 
@@ -392,18 +392,35 @@ std::vector<int> lengths() {
   return n;
 }
 
+/// BENCH_ATTENTION_D ("64", "128" or both, comma-separated) limits the head dimensions; the
+/// grouped-query rows (D = 128) run with 128.
+bool head_dim_wanted(int d) {
+  const char *env = std::getenv("BENCH_ATTENTION_D");
+  if (!env || !*env)
+    return true;
+  std::stringstream ss(env);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (std::stoi(item) == d)
+      return true;
+  return false;
+}
+
 } // namespace
 
 int main() {
   return bench::run_on_gpu("bench_attention", [](cudaStream_t s) {
     const std::vector<int> n = lengths();
-    run_shapes<64, false>(n, s);
-    run_shapes<64, true>(n, s);
-    run_shapes<128, false>(n, s);
-    run_shapes<128, true>(n, s);
-    // Grouped-query attention: 32 query heads over 8 K/V heads.
-    run_problem<128, false>(Problem{4, 32, 8, 4096, 128, false}, s);
-    run_problem<128, true>(Problem{4, 32, 8, 4096, 128, true}, s);
+    if (head_dim_wanted(64)) {
+      run_shapes<64, false>(n, s);
+      run_shapes<64, true>(n, s);
+    }
+    if (head_dim_wanted(128)) {
+      run_shapes<128, false>(n, s);
+      run_shapes<128, true>(n, s);
+      // Grouped-query attention: 32 query heads over 8 K/V heads.
+      run_problem<128, false>(Problem{4, 32, 8, 4096, 128, false}, s);
+      run_problem<128, true>(Problem{4, 32, 8, 4096, 128, true}, s);
+    }
     if (g_failures)
       throw std::runtime_error(std::to_string(g_failures) +
                                " problem(s) failed their correctness check or could not run");

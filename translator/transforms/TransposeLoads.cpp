@@ -194,14 +194,28 @@ SymExpr assuredRuns(const SymExpr &runs) {
   return runs;
 }
 
-/// How many times each value is read as a tl::dot's a or b operand (a value read that often
-/// in all, yields included, is read by nothing else).
+/// A trans whose result only tl::dot reads, as its a or b (the dots then read its operand
+/// transposed: fuse-dot-transpose).
+bool transForDots(const Op &op, const std::map<const Value *, int> &reads) {
+  if (op.kind != OpKind::Trans || !op.attrs.empty() || !op.result)
+    return false;
+  auto it = reads.find(op.result);
+  return it != reads.end() && it->second == op.result->uses;
+}
+
+/// How many times each value is read as a tl::dot's a or b operand, directly or through a
+/// trans that only tl::dot reads (a value read that often in all, yields included, is read by
+/// nothing else). An attention backward reads Q^T both ways: Q K^T and dS^T Q.
 std::map<const Value *, int> dotOperandReads(Kernel &k) {
   std::map<const Value *, int> reads;
   walkOps(k, [&](Op &op) {
     if (op.kind == OpKind::Dot)
       for (size_t i = 0; i < 2; ++i)
         reads[op.operands[i]]++;
+  });
+  walkOps(k, [&](Op &op) {
+    if (transForDots(op, reads))
+      reads[op.operands[0]]++;
   });
   return reads;
 }
@@ -263,10 +277,24 @@ void runTransposeLoads(Kernel &k) {
       operands.push_back(tr.get(o));
     Builder b(k, load, /*after=*/true);
     Op *rowLoad = b.clone(*load, operands, transposed(load->result->type));
-    Op *trans = b.create(OpKind::Trans, {rowLoad->result}, load->result->type);
-    trans->srcText = load->srcText;
-    trans->result->name = load->result->name;
-    replaceAllUses(k, load->result, trans->result);
+    // A trans of the tile is the row-major load itself (trans of trans is the tile).
+    std::vector<Op *> transUsers;
+    walkOps(k, [&](Op &op) {
+      if (op.kind == OpKind::Trans && op.attrs.empty() && op.operands[0] == load->result)
+        transUsers.push_back(&op);
+    });
+    for (Op *t : transUsers) {
+      if (rowLoad->result->name.empty())
+        rowLoad->result->name = load->result->name + "_rows";
+      replaceAllUses(k, t->result, rowLoad->result);
+      eraseOp(k, t);
+    }
+    if (load->result->uses > 0) {
+      Op *trans = b.create(OpKind::Trans, {rowLoad->result}, load->result->type);
+      trans->srcText = load->srcText;
+      trans->result->name = load->result->name;
+      replaceAllUses(k, load->result, trans->result);
+    }
     std::vector<Value *> inputs = load->operands;
     eraseOp(k, load);
     for (Value *v : inputs)
