@@ -44,13 +44,14 @@ src=$OUT/spills.cu
           echo "    $local_args, __half *, float *, float, int, int, int, int);"
         done
         for cfg in "32, 128, 4, 2" "32, 128, 8, 3" "64, 128, 8, 2" "32, 64, 4, 3" "32, 64, 8, 3" \
-          "64, 64, 4, 2"; do
+          "64, 64, 4, 2" "64, 64, 8, 2" "128, 128, 8, 2"; do
           set -- $cfg
           echo "template __global__ void attn_bwd_dkdv<$1 $2 $d, $causal, false, __half, $3 $4,"
           echo "    0xffffffffu>($local_args, const __half *, const float *, const float *,"
           echo "    __half *, __half *, float, int, int, int, int);"
         done
-        for cfg in "128, 32, 4, 2" "128, 32, 8, 3" "128, 64, 8, 2" "64, 32, 4, 3" "64, 64, 4, 2"; do
+        for cfg in "128, 32, 4, 2" "128, 32, 8, 3" "128, 64, 8, 2" "64, 32, 4, 3" "64, 64, 4, 2" \
+          "128, 128, 8, 2"; do
           set -- $cfg
           echo "template __global__ void attn_bwd_dq<$1 $2 $d, $causal, false, __half, $3 $4,"
           echo "    0xffffffffu>($local_args, const __half *, const float *, const float *,"
