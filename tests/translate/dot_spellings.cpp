@@ -64,8 +64,8 @@ TILEC_KERNEL void row_stats(const tl::half *q, const tl::half *kt, float *out, i
 // IR:       %{{[0-9]+}}:rk = binary "+" producer
 // IR:       %{{[0-9]+}}:rk = binary "+" producer
 // IR:       %[[X:[0-9]+]]:xv = load async producer {{.*}} : tile<tl::half, BM, BK>
-// IR:       %[[W:[0-9]+]] = load async producer {{.*}} : tile<tl::half, BN, BK>
-// IR:       = dot "tf32" b^T %[[X]]:xv, %[[W]], %{{[0-9]+}}:acc : tile<float, BM, BN> #[[MMA]]
+// IR:       %[[W:[0-9]+]]:wv_rows = load async producer {{.*}} : tile<tl::half, BN, BK>
+// IR:       = dot "tf32" b^T %[[X]]:xv, %[[W]]:wv_rows, %{{[0-9]+}}:acc : tile<float, BM, BN> #[[MMA]]
 // IR-LABEL: kernel @advancing
 // IR:       = for "<" pipelined producer_carried(1, 2)
 // IR:       ^(%{{[0-9]+}}:k0 : int, %{{[0-9]+}}:acc : tile<float, BM, BN> #{{[0-9]+}}, %{{[0-9]+}}:x_ptrs : tile<const tl::half*, BM, BK> #{{[0-9]+}}{{.*}}, %[[W:[0-9]+]]:w_ptrs : tile<const tl::half*, BN, BK>

@@ -33,7 +33,7 @@ TILEC_KERNEL void rows_kernel(const tl::half *q, const tl::half *k, const float 
 // it; the row the dot's result reads comes off its stage in the dot's layout (#8, a slice of
 // the mma layout #0), with no conversion.
 // IR-LABEL: kernel @rows_kernel<int BM, int BN, int D>
-// IR:       :tile_stages = smem_ring : smem<tl::half, PIPELINE_STAGES, BM, D>
+// IR:       :q_t_rows_stages = smem_ring : smem<tl::half, PIPELINE_STAGES, BM, D>
 // IR-NEXT:  :row_max_stages = smem_ring : smem<float, PIPELINE_STAGES, BM>
 // IR-NEXT:  :row_sum_stages = smem_ring : smem<double, PIPELINE_STAGES, BM>
 // IR:       async_copy %{{[0-9]+}}:row_max_next, {{.*}}
@@ -74,10 +74,10 @@ TILEC_KERNEL void kept_kernel(const tl::half *q, const tl::half *k, const tl::ha
 }
 
 // IR-LABEL: kernel @kept_kernel<int BM, int BN, int D>
-// IR:       :tile_stages = smem_ring : smem<tl::half, PIPELINE_STAGES, BM, D>
+// IR:       :q_t_rows_stages = smem_ring : smem<tl::half, PIPELINE_STAGES, BM, D>
 // IR-NOT:   smem_ring
 // IR:       :rows = load
-// IR:       async_copy %{{[0-9]+}}:tile_next
+// IR:       async_copy %{{[0-9]+}}:q_t_rows_next
 // IR-NOT:   stage_read
 // IR:       :narrow = load
 // IR:       :ones = load

@@ -277,6 +277,10 @@ void runTransposeLoads(Kernel &k) {
       operands.push_back(tr.get(o));
     Builder b(k, load, /*after=*/true);
     Op *rowLoad = b.clone(*load, operands, transposed(load->result->type));
+    // The row-major tile is named after the user's (`k_t` -> `k_t_rows`): its stage buffers
+    // and its copies in the generated CUDA then say what they hold.
+    if (!load->result->name.empty())
+      rowLoad->result->name = load->result->name + "_rows";
     // A trans of the tile is the row-major load itself (trans of trans is the tile).
     std::vector<Op *> transUsers;
     walkOps(k, [&](Op &op) {
@@ -284,8 +288,6 @@ void runTransposeLoads(Kernel &k) {
         transUsers.push_back(&op);
     });
     for (Op *t : transUsers) {
-      if (rowLoad->result->name.empty())
-        rowLoad->result->name = load->result->name + "_rows";
       replaceAllUses(k, t->result, rowLoad->result);
       eraseOp(k, t);
     }
