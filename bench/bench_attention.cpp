@@ -381,35 +381,27 @@ template <int D, bool CAUSAL> void run_shapes(const std::vector<int> &lengths, c
     run_problem<D, CAUSAL>(Problem{4, 32, 32, n, D, CAUSAL}, s);
 }
 
-std::vector<int> lengths() {
-  std::vector<int> n = {1024, 4096, 16384};
-  if (const char *env = std::getenv("BENCH_ATTENTION_N"); env && *env) {
-    n.clear();
-    std::stringstream ss(env);
-    for (std::string item; std::getline(ss, item, ',');)
-      n.push_back(std::stoi(item));
-  }
-  return n;
-}
-
-/// BENCH_ATTENTION_D ("64", "128" or both, comma-separated) limits the head dimensions; the
-/// grouped-query rows (D = 128) run with 128.
-bool head_dim_wanted(int d) {
-  const char *env = std::getenv("BENCH_ATTENTION_D");
+/// The integers of environment variable `name` ("1024,4096"), or `fallback` when it is unset
+/// or empty.
+std::vector<int> env_ints(const char *name, std::vector<int> fallback) {
+  const char *env = std::getenv(name);
   if (!env || !*env)
-    return true;
+    return fallback;
+  std::vector<int> out;
   std::stringstream ss(env);
   for (std::string item; std::getline(ss, item, ',');)
-    if (std::stoi(item) == d)
-      return true;
-  return false;
+    out.push_back(std::stoi(item));
+  return out;
 }
 
 } // namespace
 
 int main() {
   return bench::run_on_gpu("bench_attention", [](cudaStream_t s) {
-    const std::vector<int> n = lengths();
+    const std::vector<int> n = env_ints("BENCH_ATTENTION_N", {1024, 4096, 16384});
+    // The grouped-query rows (D = 128) run with D = 128.
+    const std::vector<int> d = env_ints("BENCH_ATTENTION_D", {64, 128});
+    auto head_dim_wanted = [&](int x) { return std::count(d.begin(), d.end(), x) > 0; };
     if (head_dim_wanted(64)) {
       run_shapes<64, false>(n, s);
       run_shapes<64, true>(n, s);

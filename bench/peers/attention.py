@@ -392,24 +392,20 @@ def bench_problem(h_kv, n, d, causal, failures):
     torch.cuda.empty_cache()
 
 
-def lengths():
-    env = os.environ.get("BENCH_ATTENTION_N", "")
-    return tuple(int(x) for x in env.split(",") if x) if env else LENGTHS
-
-
-def head_dims():
-    env = os.environ.get("BENCH_ATTENTION_D", "")
-    return tuple(int(x) for x in env.split(",") if x) if env else HEAD_DIMS
+def env_ints(name, fallback):
+    env = os.environ.get(name, "")
+    return tuple(int(x) for x in env.split(",") if x) if env else fallback
 
 
 def main():
     require_gpu()
     failures = []
-    for d in head_dims():
+    head_dims = env_ints("BENCH_ATTENTION_D", HEAD_DIMS)
+    for d in head_dims:
         for causal in (False, True):
-            for n in lengths():
+            for n in env_ints("BENCH_ATTENTION_N", LENGTHS):
                 bench_problem(H, n, d, causal, failures)
-    if 128 in head_dims():
+    if 128 in head_dims:
         for causal in (False, True):
             bench_problem(GQA_H_KV, 4096, 128, causal, failures)
     if failures:

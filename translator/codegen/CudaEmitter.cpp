@@ -20,7 +20,8 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::ConvertLayout || op->kind == OpKind::Trans ||
                             op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
                             op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
-                            op->kind == OpKind::StageRead || op->kind == OpKind::SmemBuffer || op->kind == OpKind::Flip ||
+                            op->kind == OpKind::StageRead || op->kind == OpKind::SmemBuffer ||
+                            op->kind == OpKind::Flip ||
                             op->kind == OpKind::Gather || op->kind == OpKind::Histogram ||
                             op->kind == OpKind::InlineAsm || op->kind == OpKind::MbarrierRing;
       if (named || r->uses > 1 || needsStatement)
@@ -198,7 +199,8 @@ void KernelEmitter::emitOp(const Op &op) {
   if (op.kind == OpKind::For)
     return emitFor(op);
   if (op.kind == OpKind::SmemRing || op.kind == OpKind::StageView ||
-      op.kind == OpKind::StageRead || op.kind == OpKind::AsyncCopy || op.kind == OpKind::AsyncCommit ||
+      op.kind == OpKind::StageRead || op.kind == OpKind::AsyncCopy ||
+      op.kind == OpKind::AsyncCommit ||
       op.kind == OpKind::AsyncWait || op.kind == OpKind::Barrier ||
       op.kind == OpKind::SmemBuffer || op.kind == OpKind::SmemTranspose)
     return emitSchedule(op);

@@ -9,15 +9,13 @@ namespace emit {
 void KernelEmitter::emitSchedule(const Op &op) {
   switch (op.kind) {
   case OpKind::SmemRing: {
+    // Stages of rank 2 are tl::dot operands; rank-1 stages are read by anything.
     const Type &t = op.result->type;
-    if (t.shape.size() == 2)
-      *out_ << "  // " << nameOf(op.result) << ": " << t.shape[0].str() << " stage buffers of ["
-            << t.shape[1].str() << "], copied into ahead of the iteration that reads them "
-            << "(smem_ring)\n";
-    else
-      *out_ << "  // " << nameOf(op.result) << ": " << t.shape[0].str() << " stage buffers of ["
-            << t.shape[1].str() << ", " << t.shape[2].str()
-            << "], copied into ahead of the tl::dot that reads them (smem_ring)\n";
+    bool dotOperand = t.shape.size() == 3;
+    *out_ << "  // " << nameOf(op.result) << ": " << t.shape[0].str() << " stage buffers of ["
+          << t.shape[1].str() << (dotOperand ? ", " + t.shape[2].str() : "")
+          << "], copied into ahead of the " << (dotOperand ? "tl::dot" : "iteration")
+          << " that reads them (smem_ring)\n";
     declareDynamicSmem(op);
     return;
   }

@@ -214,4 +214,14 @@ void recountUses(Kernel &k) {
   countIn(k.body);
 }
 
+std::map<const Value *, int> dotOperandReads(Kernel &k) {
+  std::map<const Value *, int> reads;
+  walkOps(k, [&](Op &op) {
+    if (op.kind == OpKind::Dot)
+      for (size_t i = 0; i < 2; ++i)
+        reads[op.operands[i]]++;
+  });
+  return reads;
+}
+
 } // namespace tilec

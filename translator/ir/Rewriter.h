@@ -12,11 +12,13 @@
 //   eraseIfDead        removes the side-effect-free op defining a value nobody reads, and
 //                      then the ones that fed only it
 //   recountUses        recomputes every value's use count from scratch
+//   dotOperandReads    how many times each value is read as a tl::dot's a or b
 #pragma once
 
 #include "ir/IR.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace tilec {
@@ -90,5 +92,9 @@ std::vector<Value *> liveValues(Kernel &k);
 
 /// Recomputes `uses` of every value from the operands and yields that read it.
 void recountUses(Kernel &k);
+
+/// How many times each value is read as a tl::dot's a or b operand: a value read that often
+/// in all (its `uses`, yields included) is read by nothing else.
+std::map<const Value *, int> dotOperandReads(Kernel &k);
 
 } // namespace tilec

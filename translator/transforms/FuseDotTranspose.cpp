@@ -8,12 +8,7 @@ namespace tilec {
 
 void runFuseDotTranspose(Kernel &k) {
   // A trans is folded when tl::dot operands are all its uses (one dot or several).
-  std::map<const Value *, int> dotReads;
-  walkOps(k, [&](Op &op) {
-    if (op.kind == OpKind::Dot)
-      for (size_t i = 0; i < 2; ++i)
-        dotReads[op.operands[i]]++;
-  });
+  std::map<const Value *, int> dotReads = dotOperandReads(k);
   std::vector<Op *> dead;
   walkOps(k, [&](Op &dot) {
     if (dot.kind != OpKind::Dot)

@@ -132,17 +132,12 @@ void Lowering::readInUsersLayouts() {
     reread->result->layout = op->result->layout;
     reread->result->info = op->result->info;
     replaceAllUses(k_, op->result, reread->result);
+    eraseOp(k_, op);
   }
-  // The conversions and the reads nobody reads any more go (eraseIfDead keeps the user's
-  // dead code; these are the lowering's).
-  for (size_t i = body_.ops.size(); i-- > 0;) {
-    Op *op = body_.ops[i].get();
-    bool leftover = (op->kind == OpKind::ConvertLayout && op->operands[0]->def &&
-                     op->operands[0]->def->kind == OpKind::StageRead) ||
-                    op->kind == OpKind::StageRead;
-    if (leftover && op->result->uses == 0)
-      eraseOp(k_, op);
-  }
+  // The reads only conversions read are gone with them.
+  for (size_t i = body_.ops.size(); i-- > 0;)
+    if (body_.ops[i]->kind == OpKind::StageRead && body_.ops[i]->result->uses == 0)
+      eraseOp(k_, body_.ops[i].get());
 }
 
 /// `if (ivNow CMP hi) { the producer for iteration ivNow, copying into `stage` }`, carrying
@@ -151,7 +146,8 @@ void Lowering::readInUsersLayouts() {
 std::vector<Value *> Lowering::producerIf(Builder &b, const std::vector<std::unique_ptr<Op>> &ops,
                                           Value *ivNow, Value *stage,
                                           const std::vector<Value *> &carriedNow) {
-  Op *inRange = b.create(OpKind::Binary, {ivNow, loop_.operands[1]}, Type::scalarOf(ScalarKind::Bool));
+  Op *inRange =
+      b.create(OpKind::Binary, {ivNow, loop_.operands[1]}, Type::scalarOf(ScalarKind::Bool));
   inRange->opcode = loop_.opcode;
   std::vector<Value *> operands = {inRange->result};
   operands.insert(operands.end(), carriedNow.begin(), carriedNow.end());
@@ -323,7 +319,8 @@ void Lowering::run() {
     Op *barrier = mb.create(OpKind::Barrier, {}, Type{}, /*hasResult=*/false);
     barrier->srcText = "every thread is done with the stage the last iteration read";
     barrier->line = loop_.line;
-    Op *sum = mb.create(OpKind::Binary, {readStage, stagesLess1}, Type::scalarOf(ScalarKind::I32));
+    Op *sum =
+        mb.create(OpKind::Binary, {readStage, stagesLess1}, Type::scalarOf(ScalarKind::I32));
     sum->opcode = "+";
     Op *writeStage = mb.create(OpKind::Binary, {sum->result, stages}, sum->result->type);
     writeStage->opcode = "%";
@@ -372,7 +369,8 @@ void Lowering::run() {
     Builder mb(k_, body_, loop_);
     Op *inc = mb.create(OpKind::Binary, {readStage, one}, readStage->type);
     inc->opcode = "+";
-    Op *wraps = mb.create(OpKind::Binary, {inc->result, stages}, Type::scalarOf(ScalarKind::Bool));
+    Op *wraps =
+        mb.create(OpKind::Binary, {inc->result, stages}, Type::scalarOf(ScalarKind::Bool));
     wraps->opcode = "==";
     Op *nextStage = mb.create(OpKind::Select, {wraps->result, zero, inc->result}, readStage->type);
     nextStage->result->name = "next_stage";

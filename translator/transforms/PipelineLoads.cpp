@@ -42,6 +42,7 @@ private:
   std::set<const Op *> topLevel_, producer_;
   std::set<size_t> carried_; // indices of the producer's carried variables
 
+  bool stageable(const Op &load, std::vector<const Op *> &users) const;
   bool qualifies(const Op &load) const;
   bool qualifiesAsSideLoad(const Op &load) const;
   int carriedIndex(const Value *v) const {
@@ -55,8 +56,11 @@ private:
   bool dependsOnCarried(const Op *op, std::map<const Op *, bool> &memo) const;
 };
 
-bool LoopPipeliner::qualifies(const Op &load) const {
-  if (load.kind != OpKind::Load || !load.result || load.result->type.shape.size() != 2)
+/// What every staged load needs: it reads a tile where the program may read it stages ahead,
+/// fills masked-off elements with zero (all cp.async fills in), and only ops of the body read
+/// it (not a yield, nor code after the loop). Its readers go to `users`.
+bool LoopPipeliner::stageable(const Op &load, std::vector<const Op *> &users) const {
+  if (load.kind != OpKind::Load || !load.result)
     return false;
   if (load.isVolatile || load.cache == "cv")
     return false; // read where the program reads it, not stages ahead
@@ -64,9 +68,13 @@ bool LoopPipeliner::qualifies(const Op &load) const {
     return false; // cp.async fills masked-off elements with zeros only
   if (load.operands.size() > 1 && !load.operands[1]->type.isTile())
     return false;
-  std::vector<const Op *> users;
   usersIn(body_, load.result, users);
-  if (users.empty() || load.result->uses != int(users.size()))
+  return !users.empty() && load.result->uses == int(users.size());
+}
+
+bool LoopPipeliner::qualifies(const Op &load) const {
+  std::vector<const Op *> users;
+  if (!stageable(load, users) || load.result->type.shape.size() != 2)
     return false;
   for (const Op *u : users)
     if (u->kind != OpKind::Dot || u->operands[2] == load.result)
@@ -75,29 +83,15 @@ bool LoopPipeliner::qualifies(const Op &load) const {
 }
 
 /// A load staged beside the tl::dot operands: a rank-1 tile of 4- or 8-byte elements (so
-/// that every element can be its own cp.async), filled with zero where masked off and read
-/// only inside the body, by anything. Staged, its latency hides behind the dots' as theirs
-/// does, and its users read it in the layout they want (stage_read).
+/// that every element can be its own cp.async), read by anything in the body. Staged, its
+/// latency hides behind the dots' as theirs does, and its users read it in the layout they
+/// want (stage_read).
 bool LoopPipeliner::qualifiesAsSideLoad(const Op &load) const {
-  if (load.kind != OpKind::Load || !load.result || load.result->type.shape.size() != 1)
-    return false;
-  if (load.isVolatile || load.cache == "cv")
+  std::vector<const Op *> users;
+  if (!stageable(load, users) || load.result->type.shape.size() != 1)
     return false;
   std::string bytes = load.result->type.elem.sizeofExpr();
-  if (bytes != "4" && bytes != "8")
-    return false;
-  if (load.operands.size() > 2 && !isZero(load.operands[2]))
-    return false;
-  if (load.operands.size() > 1 && !load.operands[1]->type.isTile())
-    return false;
-  std::vector<const Op *> users;
-  usersIn(body_, load.result, users);
-  if (users.empty() || load.result->uses != int(users.size()))
-    return false;
-  for (const Value *y : body_.yields)
-    if (y == load.result)
-      return false;
-  return true;
+  return bytes == "4" || bytes == "8";
 }
 
 /// The producer: the loads, what they are computed from inside the loop, and the carried

@@ -206,13 +206,8 @@ bool transForDots(const Op &op, const std::map<const Value *, int> &reads) {
 /// How many times each value is read as a tl::dot's a or b operand, directly or through a
 /// trans that only tl::dot reads (a value read that often in all, yields included, is read by
 /// nothing else). An attention backward reads Q^T both ways: Q K^T and dS^T Q.
-std::map<const Value *, int> dotOperandReads(Kernel &k) {
-  std::map<const Value *, int> reads;
-  walkOps(k, [&](Op &op) {
-    if (op.kind == OpKind::Dot)
-      for (size_t i = 0; i < 2; ++i)
-        reads[op.operands[i]]++;
-  });
+std::map<const Value *, int> dotReadsThroughTrans(Kernel &k) {
+  std::map<const Value *, int> reads = dotOperandReads(k);
   walkOps(k, [&](Op &op) {
     if (transForDots(op, reads))
       reads[op.operands[0]]++;
@@ -256,7 +251,7 @@ std::vector<Op *> worthTransposing(Kernel &k, const std::vector<Op *> &loads) {
 } // namespace
 
 void runTransposeLoads(Kernel &k) {
-  std::map<const Value *, int> dotReads = dotOperandReads(k);
+  std::map<const Value *, int> dotReads = dotReadsThroughTrans(k);
   std::vector<Op *> loads;
   walkOps(k, [&](Op &op) {
     if (op.kind != OpKind::Load || !op.result || !isProperRank2(op.result->type) ||
