@@ -24,6 +24,7 @@
 #include "transforms/OrderMemoryAccesses.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
+#include "transforms/SplitRaggedLoops.h"
 #include "transforms/TmaCopies.h"
 #include "transforms/TransposeLoads.h"
 
@@ -56,6 +57,10 @@ constexpr const char *kFrontendDescription = "the C++ kernel as tile IR (fronten
 
 const std::vector<PassInfo> &passTable() {
   static const std::vector<PassInfo> table = {
+      {"split-ragged-loops",
+       "loops whose masks are all true but in their last blocks run those blocks unmasked, "
+       "the rest in a second copy (transforms/SplitRaggedLoops.cpp)",
+       infallible<runSplitRaggedLoops>},
       {"axis-info", "contiguity, divisibility and constancy (analysis/AxisInfo.cpp)",
        infallible<runAxisInfo>},
       {"transpose-loads",

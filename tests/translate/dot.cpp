@@ -59,7 +59,7 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU-NEXT:  int k0_ahead = 0;
 // CU-NEXT:  int64_t a_ptrs_advance = int64_t(0);
 // CU-NEXT:  int64_t b_ptrs_advance = int64_t(0);
-// CU-NEXT:  for (int stage = 0; stage < PIPELINE_STAGES - 1; stage += 1) {
+// CU-NEXT:  for (int stage = 0; stage < (PIPELINE_STAGES - 1); stage += 1) {
 // CU:         if ((k0_ahead < k)) {
 // CU:           [[MASK:t[0-9]+]][i] = (rk[L{{[0-9]+}}::from_parent(i)] < (k - k0_ahead));
 // CU:           a_ptrs[i] = (((a + (rm[L{{[0-9]+}}::from_parent(i)] * k)) + rk[L{{[0-9]+}}::from_parent(i)]) + a_ptrs_advance);
@@ -75,7 +75,7 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU-NEXT:    tilec::cp_async_wait<PIPELINE_STAGES - 2>();
 // CU-NEXT:    // dot.cpp:25: every thread is done with the stage the last iteration read
 // CU-NEXT:    __syncthreads();
-// CU-NEXT:    const int write_stage = ((read_stage + PIPELINE_STAGES - 1) % PIPELINE_STAGES);
+// CU-NEXT:    const int write_stage = ((read_stage + (PIPELINE_STAGES - 1)) % PIPELINE_STAGES);
 // CU:           tl::bfloat16* const av_next_1 = av_stages + write_stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
 // CU:         tilec::cp_async_commit();
 // CU-NEXT:    tl::bfloat16* const av = av_stages + read_stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;

@@ -35,13 +35,15 @@ TILEC_KERNEL void mark_each_block(float *x, int n) {
 // CU-LABEL: scale_by_first(
 // CU:       other threads' accesses before the loop come first
 // CU-NEXT:  __syncthreads();
-// CU-NEXT:  // order_memory_loops.cpp:11: for (int i = 0; i < n; i += BLOCK)
+// CU-NEXT:  // order_memory_loops.cpp:11: for (int i = 0; i < n; i += BLOCK)  [the blocks in which every mask is true: unmasked]
+// CU-NEXT:  int i_next = 0;
 // CU-NEXT:  for (
 // CU-NOT:   __syncthreads();
 // CU-LABEL: scale_by_first_range(
 // CU:       other threads' accesses before the loop come first
 // CU-NEXT:  __syncthreads();
-// CU-NEXT:  // order_memory_loops.cpp:20: for (int i : tl::range(0, n, BLOCK))
+// CU-NEXT:  // order_memory_loops.cpp:20: for (int i : tl::range(0, n, BLOCK))  [the blocks in which every mask is true: unmasked]
+// CU-NEXT:  int i_next = 0;
 // CU-NEXT:  for (
 // CU-NOT:   __syncthreads();
 // CU-LABEL: mark_each_block(

@@ -99,7 +99,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Constant:
     // Integer constants of types other than int spell their type, so that device calls
     // (tilec::maximum(a[i], int64_t(5)), load_vec's `other`) deduce one type for both.
-    if (op.attrs[0].isConst() && r->type.elem.isInteger() && !r->type.elem.is(ScalarKind::I32))
+    if (r->type.elem.isInteger() && !r->type.elem.is(ScalarKind::I32))
       return r->type.elem.cuda() + "(" + op.attrs[0].str() + ")";
     // Integer values of floating type read as floating literals (`0.0f`).
     if (op.attrs[0].isConst() && r->type.elem.is(ScalarKind::F32))
@@ -108,7 +108,8 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
       return std::to_string(op.attrs[0].value()) + ".0";
     if (op.attrs[0].isConst() && !r->type.elem.isInteger() && !r->type.elem.is(ScalarKind::Bool))
       return "tilec::cast<" + r->type.elem.cuda() + ">(" + op.attrs[0].str() + ")";
-    return op.attrs[0].str();
+    // Parenthesized unless one token: passes make constants such as `BLOCK_N - 1`.
+    return op.attrs[0].operand();
   case OpKind::Arange: {
     std::string c = layoutOf(r) + "::coord(tid, " + i + ")";
     return op.attrs[0].isConst(0) ? c : "(" + op.attrs[0].str() + " + " + c + ")";

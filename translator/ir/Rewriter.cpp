@@ -224,4 +224,64 @@ std::map<const Value *, int> dotOperandReads(Kernel &k) {
   return reads;
 }
 
+static Value *cloneValue(Kernel &k, const Value *v, std::map<const Value *, Value *> &map) {
+  Value *c = k.newValue(v->type, v->name);
+  c->info = v->info;
+  c->layout = v->layout;
+  map[v] = c;
+  return c;
+}
+
+void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value *, Value *> &map) {
+  auto mapped = [&](Value *v) {
+    auto it = map.find(v);
+    Value *m = it == map.end() ? v : it->second;
+    ++m->uses;
+    return m;
+  };
+  for (const auto &op : src.ops) {
+    auto c = std::make_unique<Op>();
+    c->kind = op->kind;
+    c->opcode = op->opcode;
+    for (Value *v : op->operands)
+      c->operands.push_back(mapped(v));
+    if (op->result) {
+      c->result = cloneValue(k, op->result, map);
+      c->result->def = c.get();
+    }
+    for (const Value *v : op->results)
+      c->results.push_back(cloneValue(k, v, map));
+    c->carriedNames = op->carriedNames;
+    c->unrolled = op->unrolled;
+    c->constexprCond = op->constexprCond;
+    c->attrs = op->attrs;
+    c->axis = op->axis;
+    c->loc = op->loc;
+    c->line = op->line;
+    c->srcText = op->srcText;
+    c->accessWidth = op->accessWidth;
+    c->cache = op->cache;
+    c->isVolatile = op->isVolatile;
+    c->asmConstraints = op->asmConstraints;
+    c->asmImpure = op->asmImpure;
+    c->pipelined = op->pipelined;
+    c->producerCarried = op->producerCarried;
+    c->stage = op->stage;
+    c->asyncCopy = op->asyncCopy;
+    c->dotTransposed[0] = op->dotTransposed[0];
+    c->dotTransposed[1] = op->dotTransposed[1];
+    c->dotRegistersA = op->dotRegistersA;
+    for (const auto &sub : op->regions) {
+      auto r = std::make_unique<Region>();
+      for (const Value *a : sub->args)
+        r->args.push_back(cloneValue(k, a, map));
+      cloneRegion(k, *sub, *r, map);
+      c->regions.push_back(std::move(r));
+    }
+    dst.ops.push_back(std::move(c));
+  }
+  for (Value *y : src.yields)
+    dst.yields.push_back(mapped(y));
+}
+
 } // namespace tilec

@@ -13,6 +13,7 @@
 //                      then the ones that fed only it
 //   recountUses        recomputes every value's use count from scratch
 //   dotOperandReads    how many times each value is read as a tl::dot's a or b
+//   cloneRegion        copies a region's ops (nested regions too) to the end of another
 #pragma once
 
 #include "ir/IR.h"
@@ -96,5 +97,12 @@ void recountUses(Kernel &k);
 /// How many times each value is read as a tl::dot's a or b operand: a value read that often
 /// in all (its `uses`, yields included) is read by nothing else.
 std::map<const Value *, int> dotOperandReads(Kernel &k);
+
+/// Appends copies of `src`'s ops (with their nested regions, results named as the originals)
+/// to `dst`. `map` takes values of `src` to the values the copies read instead: on entry, at
+/// least `src`'s arguments; values it does not hold (defined outside `src`) are read as they
+/// are. On return it also maps every value `src` defines, and `dst`'s yields are `src`'s
+/// mapped.
+void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value *, Value *> &map);
 
 } // namespace tilec

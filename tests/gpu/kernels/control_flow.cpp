@@ -19,3 +19,24 @@ TILEC_KERNEL void row_partial_sums(const float *x, float *out, int rows, int col
     acc += bias;
   tl::store(out + row * BLOCK + tl::arange<0, BLOCK>(), acc);
 }
+
+// Loops over blocks whose masks split-ragged-loops folds away in every block but the ragged
+// last ones, in two spellings: offsets from the block number (`b * BLOCK + arange < n`), and
+// a run-time shift with the compare mirrored (`last >= i + shift + arange`) feeding a load, a
+// where() and a store.
+template <int BLOCK>
+TILEC_KERNEL void ragged_blocks(const float *x, float *y, float *sums, int n, int shift) {
+  auto acc = tl::zeros<float, BLOCK>();
+  for (int b = 0; b < tl::cdiv(n, BLOCK); ++b) {
+    auto offs = b * BLOCK + tl::arange<0, BLOCK>();
+    acc += tl::load(x + offs, offs < n, 0.0f);
+  }
+  tl::store(sums + tl::arange<0, BLOCK>(), acc);
+  int last = n - 1;
+  for (int i = 0; i < n - shift; i += BLOCK) {
+    auto src = i + shift + tl::arange<0, BLOCK>();
+    auto keep = last >= src;
+    auto v = tl::where(keep, tl::load(x + src, keep, 0.0f) * 2.0f, -1.0f);
+    tl::store(y + (src - shift), v, keep);
+  }
+}

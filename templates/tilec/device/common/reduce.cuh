@@ -103,6 +103,26 @@ template <class T> struct ArgCandidate {
   int index;
 };
 
+/// The type a thread's arg reduction carries values in: float for half and bfloat16, each
+/// element converted once as it is read rather than the running winner at every comparison.
+/// The winner converts back exactly.
+template <class T> struct ArgValue {
+  using type = T;
+};
+template <> struct ArgValue<__half> {
+  using type = float;
+};
+template <> struct ArgValue<__nv_bfloat16> {
+  using type = float;
+};
+template <class T> using arg_value_t = typename ArgValue<T>::type;
+template <class T> __device__ inline arg_value_t<T> arg_value(T x) {
+  if constexpr (is_16bit_float_v<T>)
+    return to_float(x);
+  else
+    return x;
+}
+
 template <class T> __device__ inline bool is_nan_value(T x) {
   if constexpr (is_same_v<T, double> || is_same_v<T, float>) {
     return x != x;
@@ -120,14 +140,13 @@ template <class T> __device__ inline bool is_nan_value(T x) {
 /// combination.
 template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombine {
   __device__ ArgCandidate<T> operator()(ArgCandidate<T> a, ArgCandidate<T> b) const {
+    // Without branches: selects, not a divergent path per exchange.
     const bool a_nan = is_nan_value(a.value), b_nan = is_nan_value(b.value);
-    bool take_a;
-    if (a_nan || b_nan) {
-      take_a = a_nan && b_nan ? a.index < b.index : (NAN_WINS ? a_nan : b_nan);
-    } else {
-      const auto av = to_compare(a.value), bv = to_compare(b.value);
-      take_a = av == bv ? a.index < b.index : (IS_MAX ? av > bv : av < bv);
-    }
+    const auto av = to_compare(a.value), bv = to_compare(b.value);
+    const bool first = a.index < b.index;
+    const bool better = (IS_MAX ? av > bv : av < bv) || (av == bv && first); // false on NaN
+    const bool lone_nan = NAN_WINS ? a_nan : b_nan; // exactly one is NaN: does a win?
+    const bool take_a = a_nan == b_nan ? (a_nan ? first : better) : lone_nan;
     return take_a ? a : b;
   }
   __device__ static auto to_compare(T x) {
@@ -193,12 +212,15 @@ __device__ inline int arg_reduce_tile(const T *v, int tid, unsigned char *smem) 
   using Info = Blocked1DInfo<L>;
   static_assert(Info::IS_BLOCKED1D, "arg_reduce_tile takes a tilec::Blocked1D layout");
   static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
-  detail::ArgCombine<IS_MAX, T, NAN_WINS> combine;
-  detail::ArgCombineLater<IS_MAX, T, NAN_WINS> later; // coord grows with i
-  detail::ArgCandidate<T> best{v[0], L::coord(tid, 0)};
+  using V = detail::arg_value_t<T>;
+  detail::ArgCombine<IS_MAX, V, NAN_WINS> combine;
+  detail::ArgCombineLater<IS_MAX, V, NAN_WINS> later; // coord grows with i
+  // The position i stands for the index while the thread combines (an immediate per select).
+  detail::ArgCandidate<V> best{detail::arg_value(v[0]), 0};
 #pragma unroll
   for (int i = 1; i < L::ELEMS; ++i)
-    best = later(best, detail::ArgCandidate<T>{v[i], L::coord(tid, i)});
+    best = later(best, detail::ArgCandidate<V>{detail::arg_value(v[i]), i});
+  best.index = L::coord(tid, best.index);
   return detail::group_all_reduce<Info::GROUP, Info::THREADS>(best, combine, tid, smem).index;
 }
 

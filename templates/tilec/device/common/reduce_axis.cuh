@@ -28,10 +28,12 @@ template <class P, int DIM, class T> __host__ __device__ constexpr int axis_scra
 /// an array; arg_reduce_axis builds its (value, index) candidates through it, so that no array
 /// of candidates is ever held in registers). `later(acc, x)` combines a thread's own elements,
 /// x coming after everything in acc along DIM (arg reductions use that to skip the index
-/// comparison; plain reductions pass `op` again).
-template <class P, int DIM, class T, class At, class Op, class Later>
+/// comparison; plain reductions pass `op` again). `settle(acc)` turns a thread's combined
+/// elements into what lanes exchange (arg reductions carry the position i, a constant, while
+/// a thread combines, and make it the tile's index once).
+template <class P, int DIM, class T, class At, class Op, class Later, class Settle>
 __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned char *smem,
-                                      Later later) {
+                                      Later later, Settle settle) {
   static_assert(DIM == 0 || DIM == 1, "rank-2 tiles have dimensions 0 and 1");
   constexpr int PER_ROW = P::VEC * P::R1; // elements of one row held by a thread
   const int lane = tid % 32, warp = tid / 32;
@@ -43,6 +45,7 @@ __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned ch
 #pragma unroll
       for (int k = 1; k < PER_ROW; ++k)
         acc = later(acc, at(j * PER_ROW + k));
+      acc = settle(acc);
       // Lanes of one row differ in lane % TW1.
 #pragma unroll
       for (int off = P::TW1 / 2; off > 0; off /= 2)
@@ -75,6 +78,7 @@ __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned ch
 #pragma unroll
       for (int r = 1; r < P::R0; ++r)
         acc = later(acc, at(r * PER_ROW + j));
+      acc = settle(acc);
       // Lanes of one column differ in lane / TW1; with copied rows (M < rows per pass) only
       // aligned groups of M rows are combined, each group holding every row once.
       constexpr int LANE_ROWS = int(cmin(P::TW0, P::ROWS));
@@ -112,12 +116,13 @@ __device__ inline void reduce_axis_at(At at, T *out, Op op, int tid, unsigned ch
 
 template <class P, int DIM, class T, class Op>
 __device__ inline void reduce_axis(const T *v, T *out, Op op, int tid, unsigned char *smem) {
-  reduce_axis_at<P, DIM, T>([v](int i) { return v[i]; }, out, op, tid, smem, op);
+  reduce_axis_at<P, DIM, T>([v](int i) { return v[i]; }, out, op, tid, smem, op,
+                            [](T acc) { return acc; });
 }
 
 /// Shared memory arg_reduce_axis<P, DIM, IS_MAX, T> needs.
 template <class P, int DIM, class T> __host__ __device__ constexpr int arg_axis_scratch_bytes() {
-  return axis_scratch_bytes<P, DIM, detail::ArgCandidate<T>>();
+  return axis_scratch_bytes<P, DIM, detail::ArgCandidate<detail::arg_value_t<T>>>();
 }
 
 /// out[j] (j < Slice<P, DIM>::ELEMS) = the index along DIM (a column for DIM 1, a row for
@@ -131,17 +136,23 @@ template <class P, int DIM, bool IS_MAX, class T, bool NAN_WINS = true>
 __device__ inline void arg_reduce_axis(const T *v, int *out, int tid, unsigned char *smem,
                                        T *values = nullptr) {
   static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
-  using C = detail::ArgCandidate<T>;
+  using V = detail::arg_value_t<T>;
+  using C = detail::ArgCandidate<V>;
   C best[Slice<P, DIM>::ELEMS];
+  // While a thread combines its own elements, a candidate's index is its position i (an
+  // immediate in each select, not one register per element); it becomes the index along DIM
+  // before lanes exchange candidates.
   reduce_axis_at<P, DIM, C>(
-      [v, tid](int i) { return C{v[i], DIM == 1 ? P::col(tid, i) : P::row(tid, i)}; }, best,
-      detail::ArgCombine<IS_MAX, T, NAN_WINS>{}, tid, smem,
-      detail::ArgCombineLater<IS_MAX, T, NAN_WINS>{});
+      [v](int i) { return C{detail::arg_value(v[i]), i}; }, best,
+      detail::ArgCombine<IS_MAX, V, NAN_WINS>{}, tid, smem,
+      detail::ArgCombineLater<IS_MAX, V, NAN_WINS>{}, [tid](C c) {
+        return C{c.value, DIM == 1 ? P::col(tid, c.index) : P::row(tid, c.index)};
+      });
 #pragma unroll
   for (int j = 0; j < Slice<P, DIM>::ELEMS; ++j) {
     out[j] = best[j].index;
     if (values)
-      values[j] = best[j].value;
+      values[j] = cast<T>(best[j].value); // exact: the value was a T
   }
 }
 

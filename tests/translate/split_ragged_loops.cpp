@@ -1,0 +1,79 @@
+// split-ragged-loops: a loop over blocks masked against the row's end runs in two copies, the
+// first over the blocks in which every mask is true, with the masks folded away (unmasked
+// vector loads, the where() gone, an unmasked store), the second, the original, over the rest.
+// Loops the pass leaves alone: a limit computed inside the loop, and tl::static_range.
+#include <tilec/tl.h>
+
+template <int BLOCK>
+TILEC_KERNEL void scaled_rows(const float *x, float *y, float *total, int n) {
+  int row = tl::program_id(0);
+  float sum = 0.0f;
+  for (int i = 0; i < n; i += BLOCK) {
+    auto offs = i + tl::arange<0, BLOCK>();
+    auto mask = offs < n;
+    auto v = tl::load(x + row * n + offs, mask, 0.0f);
+    sum += tl::sum(tl::where(mask, v * v, 0.0f));
+    tl::store(y + row * n + offs, v * 2.0f, mask);
+  }
+  tl::store(total + row, sum);
+}
+
+template <int BLOCK>
+TILEC_KERNEL void limit_inside(const int *lens, float *y, int n) {
+  for (int i = 0; i < n; i += BLOCK) {
+    int lim = tl::load(lens + i / BLOCK);
+    auto offs = i + tl::arange<0, BLOCK>();
+    tl::store(y + offs, 1.0f, offs < lim);
+  }
+}
+
+template <int BLOCK>
+TILEC_KERNEL void unrolled(float *y, int n) {
+  for (int i : tl::static_range<0, 4>()) {
+    auto offs = i * BLOCK + tl::arange<0, BLOCK>();
+    tl::store(y + offs, 1.0f, offs < n);
+  }
+}
+
+// IR-LABEL: kernel @scaled_rows
+// IR:       = constant [BLOCK - 1] : int64_t
+// IR:       %{{[0-9]+}}:i_unmasked_end = cast %{{[0-9]+}} : int
+// IR:       %{{[0-9]+}}:sum, %[[NEXT:[0-9]+]]:i_next = for "<" %{{[0-9]+}}, %{{[0-9]+}}:i_unmasked_end, %{{[0-9]+}}, %{{[0-9]+}}:sum, %{{[0-9]+}}
+// IR-NOT:   binary "<"
+// IR:       load %{{[0-9]+}} : tile<float, BLOCK>
+// IR-NOT:   select
+// IR:       store %{{[0-9]+}}, %{{[0-9]+}}  {width=1}
+// IR:       yield %{{[0-9]+}}:sum, %{{[0-9]+}}
+// IR:       = for "<" %[[NEXT]]:i_next, %3:n,
+// IR:       %[[MASK:[0-9]+]]:mask = binary "<" %{{[0-9]+}}:offs, %3:n
+// IR:       load %{{[0-9]+}}, %[[MASK]]:mask, %{{[0-9]+}} : tile<float, BLOCK>
+// IR:       select %[[MASK]]:mask
+// IR:       store %{{[0-9]+}}, %{{[0-9]+}}, %[[MASK]]:mask
+// IR-LABEL: kernel @limit_inside
+// IR-NOT:   unmasked_end
+// IR-LABEL: kernel @unrolled
+// IR-NOT:   unmasked_end
+
+// CU-LABEL: scaled_rows(
+// CU:       const int64_t n_wide = tilec::cast<int64_t>(n);
+// CU-NEXT:  const int i_unmasked_end = tilec::cast<int>(tilec::maximum(tilec::minimum(n_wide, (n_wide - int64_t(BLOCK - 1))), tilec::cast<int64_t>(0)));
+// CU-NEXT:  // split_ragged_loops.cpp:11: for (int i = 0; i < n; i += BLOCK) [the blocks in which every mask is true: unmasked]
+// CU-NEXT:  float sum = 0.0f;
+// CU-NEXT:  int i_next = 0;
+// CU-NEXT:  for (int [[I:i_[0-9]+]] = 0; [[I]] < i_unmasked_end; [[I]] += BLOCK) {
+// CU-NOT:   mask_uniform
+// CU:       tilec::load_vec<v_width>(&v[i], ((x + (row * n)) + offs[i]));
+// CU-NOT:   mask_uniform
+// CU:       tilec::store_vec<store_width>(((y + (row * n)) + offs[i]), &{{t[0-9]+}}[i], L0::owner(tid));
+// CU-NEXT:  const int [[STEP:t[0-9]+]] = ([[I]] + BLOCK);
+// CU-NEXT:  sum = sum_1;
+// CU-NEXT:  i_next = [[STEP]];
+// CU-NEXT:  }
+// CU-NEXT:  // split_ragged_loops.cpp:11: for (int i = 0; i < n; i += BLOCK) [the blocks left: masked]
+// CU-NEXT:  float sum_2 = sum;
+// CU-NEXT:  for (int [[J:i_[0-9]+]] = i_next; [[J]] < n; [[J]] += BLOCK) {
+// CU:       tilec::load_vec<v_1_width, v_1_mask_uniform>(&v_1[i], ((x + (row * n)) + offs_1[i]), &mask[i], 0.0f);
+// CU-LABEL: limit_inside(
+// CU-NOT:   unmasked_end
+// CU-LABEL: unrolled(
+// CU-NOT:   unmasked_end
