@@ -56,7 +56,7 @@ TEST(GpuControlFlow, RaggedBlocks) {
         continue;
       std::mt19937 rng(n * 7 + shift);
       std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-      std::vector<float> x(size_t(n));
+      std::vector<float> x(static_cast<size_t>(n));
       for (float &v : x)
         v = dist(rng);
       tilec_test::DeviceBuffer dx(x.size() * sizeof(float));

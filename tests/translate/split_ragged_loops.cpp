@@ -65,13 +65,16 @@ TILEC_KERNEL void unrolled(float *y, int n) {
 // CU:       tilec::load_vec<v_width>(&v[i], ((x + (row * n)) + offs[i]));
 // CU-NOT:   mask_uniform
 // CU:       tilec::store_vec<store_width>(((y + (row * n)) + offs[i]), &{{t[0-9]+}}[i], L0::owner(tid));
-// CU-NEXT:  const int [[STEP:t[0-9]+]] = ([[I]] + BLOCK);
+// CU-NEXT:  const int [[STEP:t[0-9]+]] = (i_next + BLOCK);
 // CU-NEXT:  sum = sum_1;
 // CU-NEXT:  i_next = [[STEP]];
 // CU-NEXT:  }
 // CU-NEXT:  // split_ragged_loops.cpp:11: for (int i = 0; i < n; i += BLOCK) [the blocks left: masked]
 // CU-NEXT:  float sum_2 = sum;
 // CU-NEXT:  for (int [[J:i_[0-9]+]] = i_next; [[J]] < n; [[J]] += BLOCK) {
+// The second loop starts where the first stopped, a multiple of BLOCK: its accesses keep
+// their vector width.
+// CU:       constexpr int v_1_width = tilec::vector_width(tilec::cmin(L0::VEC, tilec::gcd(tilec::gcd((x_aligned ? 16 : 4), (n_div16 ? 64 : 4)), tilec::pow2_factor(BLOCK) * 4) / 4));
 // CU:       tilec::load_vec<v_1_width, v_1_mask_uniform>(&v_1[i], ((x + (row * n)) + offs_1[i]), &mask[i], 0.0f);
 // CU-LABEL: limit_inside(
 // CU-NOT:   unmasked_end

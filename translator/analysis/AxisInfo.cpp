@@ -136,10 +136,16 @@ void analyzeOnce(Kernel &k) {
           symGcd(op.operands[0]->info.divisibility, op.operands[2]->info.divisibility);
       iv->info.constancy = kAll;
       const Region &body = *op.regions[0];
-      for (size_t j = 0; j < op.results.size(); ++j)
-        if (op.results[j]->type.isTile() && body.yields.size() == op.results.size())
-          body.args[j + 1]->info =
-              carriedInfo(body.args[j + 1], op.operands[3 + j], body.yields[j]);
+      for (size_t j = 0; j < op.results.size(); ++j) {
+        if (body.yields.size() != op.results.size())
+          break;
+        body.args[j + 1]->info =
+            carriedInfo(body.args[j + 1], op.operands[3 + j], body.yields[j]);
+        // A scalar after the loop is its start or its last advance: the same facts (the start
+        // of a loop that resumes where another stopped, split-ragged-loops' `<i>_next`).
+        if (op.results[j]->type.isScalar())
+          op.results[j]->info = body.args[j + 1]->info;
+      }
     }
     for (auto &r : op.regions)
       for (Value *a : r->args)

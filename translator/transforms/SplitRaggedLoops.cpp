@@ -302,7 +302,10 @@ private:
     first->regions.push_back(std::move(region));
     Region &r = *first->regions[0];
     Builder tail(k_, r, loop_);
-    Op *step = tail.create(OpKind::Binary, {r.args[0], loop_.operands[2]}, iv_->type);
+    // The carried copy of i advances by the step (it equals i in every iteration): axis-info
+    // then knows the second loop's start is as divisible as the first's, and its accesses
+    // keep their vector width.
+    Op *step = tail.create(OpKind::Binary, {r.args.back(), loop_.operands[2]}, iv_->type);
     step->opcode = "+";
     r.yields.push_back(step->result);
     ++step->result->uses;
