@@ -37,6 +37,7 @@ TILEC_KERNEL void mark_each_block(float *x, int n) {
 // CU-NEXT:  __syncthreads();
 // CU-NEXT:  // order_memory_loops.cpp:11: for (int i = 0; i < n; i += BLOCK)  [the blocks in which every mask is true: unmasked]
 // CU-NEXT:  int i_next = 0;
+// CU-NEXT:  #pragma unroll 1
 // CU-NEXT:  for (
 // CU-NOT:   __syncthreads();
 // CU-LABEL: scale_by_first_range(
@@ -44,6 +45,7 @@ TILEC_KERNEL void mark_each_block(float *x, int n) {
 // CU-NEXT:  __syncthreads();
 // CU-NEXT:  // order_memory_loops.cpp:20: for (int i : tl::range(0, n, BLOCK))  [the blocks in which every mask is true: unmasked]
 // CU-NEXT:  int i_next = 0;
+// CU-NEXT:  #pragma unroll 1
 // CU-NEXT:  for (
 // CU-NOT:   __syncthreads();
 // CU-LABEL: mark_each_block(

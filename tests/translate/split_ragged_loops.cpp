@@ -38,7 +38,7 @@ TILEC_KERNEL void unrolled(float *y, int n) {
 // IR-LABEL: kernel @scaled_rows
 // IR:       = constant [BLOCK - 1] : int64_t
 // IR:       %{{[0-9]+}}:i_unmasked_end = cast %{{[0-9]+}} : int
-// IR:       %{{[0-9]+}}:sum, %[[NEXT:[0-9]+]]:i_next = for "<" %{{[0-9]+}}, %{{[0-9]+}}:i_unmasked_end, %{{[0-9]+}}, %{{[0-9]+}}:sum, %{{[0-9]+}}
+// IR:       %{{[0-9]+}}:sum, %[[NEXT:[0-9]+]]:i_next = for "<" rolled %{{[0-9]+}}, %{{[0-9]+}}:i_unmasked_end, %{{[0-9]+}}, %{{[0-9]+}}:sum, %{{[0-9]+}}
 // IR-NOT:   binary "<"
 // IR:       load %{{[0-9]+}} : tile<float, BLOCK>
 // IR-NOT:   select
@@ -60,6 +60,7 @@ TILEC_KERNEL void unrolled(float *y, int n) {
 // CU-NEXT:  // split_ragged_loops.cpp:11: for (int i = 0; i < n; i += BLOCK) [the blocks in which every mask is true: unmasked]
 // CU-NEXT:  float sum = 0.0f;
 // CU-NEXT:  int i_next = 0;
+// CU-NEXT:  #pragma unroll 1
 // CU-NEXT:  for (int [[I:i_[0-9]+]] = 0; [[I]] < i_unmasked_end; [[I]] += BLOCK) {
 // CU-NOT:   mask_uniform
 // CU:       tilec::load_vec<v_width>(&v[i], ((x + (row * n)) + offs[i]));

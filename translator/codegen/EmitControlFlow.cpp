@@ -107,6 +107,8 @@ void KernelEmitter::emitFor(const Op &op) {
               step = elem(op.operands[2], "0");
   if (op.unrolled)
     *out_ << "#pragma unroll\n";
+  else if (op.rolled)
+    *out_ << "#pragma unroll 1\n";
   *out_ << "  for (" << body.args[0]->type.cudaElem() << " " << iv << " = " << lo << "; " << iv
         << " " << op.opcode << " " << hi << "; " << iv << " += " << step << ") {\n";
   *out_ << nested(body, [&] { assignYields(op, body, 3); });

@@ -156,6 +156,7 @@ struct Op {
   std::vector<std::unique_ptr<Region>> regions;
   std::vector<std::string> carriedNames; // For / If: the C++ variables carried
   bool unrolled = false;                 // For over tl::static_range
+  bool rolled = false;                   // For the CUDA compiler must not unroll (unroll 1)
   std::string constexprCond;             // If: `if constexpr` on this compile-time condition
   std::vector<SymExpr> attrs;
   int axis = 0;

@@ -91,6 +91,7 @@ const std::vector<OpWord> &opWords() {
        },
        [](Kernel &, Op &op, const std::string &arg) { return !(op.constexprCond = arg).empty(); }},
       flag("unrolled", [](Op &op) -> bool & { return op.unrolled; }),
+      flag("rolled", [](Op &op) -> bool & { return op.rolled; }),
       {"pipelined", [](const Kernel &, const Op &op) { return op.pipelined ? "pipelined" : ""; },
        [](Kernel &, Op &op, const std::string &arg) {
          op.pipelined = true;

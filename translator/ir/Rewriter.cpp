@@ -253,6 +253,7 @@ void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value
       c->results.push_back(cloneValue(k, v, map));
     c->carriedNames = op->carriedNames;
     c->unrolled = op->unrolled;
+    c->rolled = op->rolled;
     c->constexprCond = op->constexprCond;
     c->attrs = op->attrs;
     c->axis = op->axis;

@@ -20,7 +20,8 @@
 // expand_dims, broadcasts and splats. The first loop stops before the first i for which
 // some qualifying compare can be false: the end it runs to is computed in 64 bits before the
 // loop (`<i>_unmasked_end`), and the iteration it stops at is carried out of it
-// (`<i>_next`). Only innermost loops with no tl::dot are split (a pipelined loop would need
+// (`<i>_next`); the copy is marked `rolled` (`#pragma unroll 1`: unrolled by nvcc, two
+// blocks' registers spilled in a streaming loop). Only innermost loops with no tl::dot are split (a pipelined loop would need
 // a second set of stage buffers), and loops unrolled by tl::static_range are left as they
 // are.
 #pragma once
