@@ -2,7 +2,6 @@
 
 #include "ir/Rewriter.h"
 
-#include <functional>
 #include <map>
 #include <set>
 
@@ -48,7 +47,7 @@ bool boundedAbove(const Value *v, SymExpr &hi) {
 /// A value whose elements are all at most scale * i + offset + hi, i the induction variable.
 struct Ranged {
   SymExpr scale = 1;
-  Value *offset = nullptr; // a scalar defined outside the loop, or none
+  Value *offset = nullptr; // a loop-invariant scalar (see invariant()), or none
   SymExpr hi = 0;
 };
 
