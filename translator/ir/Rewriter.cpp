@@ -235,19 +235,17 @@ static Value *cloneValue(Kernel &k, const Value *v, std::map<const Value *, Valu
 void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value *, Value *> &map) {
   auto mapped = [&](Value *v) {
     auto it = map.find(v);
-    Value *m = it == map.end() ? v : it->second;
-    ++m->uses;
-    return m;
+    return it == map.end() ? v : it->second;
   };
   for (const auto &op : src.ops) {
-    auto c = std::make_unique<Op>();
-    c->kind = op->kind;
-    c->opcode = op->opcode;
+    std::vector<Value *> operands;
     for (Value *v : op->operands)
-      c->operands.push_back(mapped(v));
+      operands.push_back(mapped(v));
+    // Builder::clone copies what every op has; control flow and schedule fields follow.
+    Op *c = Builder(k, dst, *op).clone(*op, operands, op->result ? op->result->type : Type{});
     if (op->result) {
-      c->result = cloneValue(k, op->result, map);
-      c->result->def = c.get();
+      c->result->name = op->result->name;
+      map[op->result] = c->result;
     }
     for (const Value *v : op->results)
       c->results.push_back(cloneValue(k, v, map));
@@ -255,16 +253,7 @@ void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value
     c->unrolled = op->unrolled;
     c->rolled = op->rolled;
     c->constexprCond = op->constexprCond;
-    c->attrs = op->attrs;
-    c->axis = op->axis;
-    c->loc = op->loc;
-    c->line = op->line;
-    c->srcText = op->srcText;
     c->accessWidth = op->accessWidth;
-    c->cache = op->cache;
-    c->isVolatile = op->isVolatile;
-    c->asmConstraints = op->asmConstraints;
-    c->asmImpure = op->asmImpure;
     c->pipelined = op->pipelined;
     c->producerCarried = op->producerCarried;
     c->stage = op->stage;
@@ -279,10 +268,12 @@ void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value
       cloneRegion(k, *sub, *r, map);
       c->regions.push_back(std::move(r));
     }
-    dst.ops.push_back(std::move(c));
   }
-  for (Value *y : src.yields)
-    dst.yields.push_back(mapped(y));
+  for (Value *y : src.yields) {
+    Value *m = mapped(y);
+    ++m->uses;
+    dst.yields.push_back(m);
+  }
 }
 
 } // namespace tilec

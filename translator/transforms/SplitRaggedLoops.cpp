@@ -51,15 +51,25 @@ struct Ranged {
   SymExpr hi = 0;
 };
 
+/// A compare `e < bound` of the body, all true while scale * i + offset + hi < bound.
+struct RaggedCompare {
+  Op *op;
+  Ranged e;
+  Value *bound;
+};
+
 class Splitter {
 public:
   Splitter(Kernel &k, Op &loop) : k_(k), loop_(loop), iv_(loop.regions[0]->args[0]) {
     collectDefined(*loop.regions[0]);
   }
 
+  /// What the values made for the split are named after (the emitter's name for `for`).
+  std::string ivName() const { return iv_->name.empty() ? "k" : iv_->name; }
+
   /// Splits the loop when some compare in it qualifies; false when none does.
   bool run() {
-    std::vector<std::pair<Op *, Ranged>> compares;
+    std::vector<RaggedCompare> compares;
     findCompares(*loop_.regions[0], compares);
     if (compares.empty())
       return false;
@@ -68,7 +78,7 @@ public:
     // Qualifying compares of the first copy: replaced by `true`, and what they fed folded.
     std::vector<Value *> trues;
     for (auto &compare : compares) {
-      Value *copy = cloneMap_.at(compare.first->result);
+      Value *copy = cloneMap_.at(compare.op->result);
       Value *t = splatTrue(copy->def, copy->type);
       replaceAllUses(k_, copy, t);
       eraseIfDead(k_, copy);
@@ -171,7 +181,7 @@ private:
 
   /// `e < x` with e ranged and x an invariant integer scalar: the compares to fold (nested
   /// ifs included).
-  void findCompares(Region &r, std::vector<std::pair<Op *, Ranged>> &out) {
+  void findCompares(Region &r, std::vector<RaggedCompare> &out) {
     for (auto &op : r.ops) {
       for (auto &sub : op->regions)
         findCompares(*sub, out);
@@ -188,8 +198,7 @@ private:
       // e <= x is e < x + 1.
       if (o == "<=" || o == ">=")
         rg.hi = rg.hi - 1;
-      out.push_back({op.get(), rg});
-      limits_.push_back(x);
+      out.push_back({op.get(), rg, x});
     }
   }
 
@@ -226,15 +235,15 @@ private:
   /// The first iteration value for which some compare may be false (bounded by the loop's
   /// own end and by its start), computed before the loop: scale * i + offset + hi < x holds
   /// for every i < ceil((x - offset - hi) / scale).
-  Value *unmaskedEnd(const std::vector<std::pair<Op *, Ranged>> &compares) {
+  Value *unmaskedEnd(const std::vector<RaggedCompare> &compares) {
     Builder b(k_, &loop_);
     const ScalarKind I64 = ScalarKind::I64;
     Value *lo = wide(b, loop_.operands[0]);
     Value *end = wide(b, loop_.operands[1]);
     std::set<std::string> seen;
-    for (size_t i = 0; i < compares.size(); ++i) {
-      const Ranged &r = compares[i].second;
-      Value *x = limits_[i];
+    for (const RaggedCompare &c : compares) {
+      const Ranged &r = c.e;
+      Value *x = c.bound;
       std::string key = std::to_string(x->id) + "/" + (r.offset ? std::to_string(r.offset->id) : "") +
                         "/" + r.hi.str() + "/" + r.scale.str();
       if (!seen.insert(key).second)
@@ -260,7 +269,7 @@ private:
     end = binary(b, "maximum", end, lo, I64);
     if (!iv_->type.elem.is(I64))
       end = b.create(OpKind::Cast, {end}, iv_->type)->result;
-    end->name = (iv_->name.empty() ? "k" : iv_->name) + "_unmasked_end";
+    end->name = ivName() + "_unmasked_end";
     return end;
   }
 
@@ -284,12 +293,11 @@ private:
       first->srcText = loop_.srcText + "  [the blocks in which every mask is true: unmasked]";
       loop_.srcText += "  [the blocks left: masked]";
     }
-    std::string ivName = iv_->name.empty() ? "k" : iv_->name;
     first->carriedNames = loop_.carriedNames;
-    first->carriedNames.push_back(ivName + "_next");
+    first->carriedNames.push_back(ivName() + "_next");
     for (Value *v : loop_.results)
       first->results.push_back(k_.newValue(v->type, v->name));
-    Value *next = k_.newValue(iv_->type, ivName + "_next");
+    Value *next = k_.newValue(iv_->type, ivName() + "_next");
     first->results.push_back(next);
 
     const Region &body = *loop_.regions[0];
@@ -299,7 +307,7 @@ private:
       cloneMap_[a] = c;
       region->args.push_back(c);
     }
-    region->args.push_back(k_.newValue(iv_->type, ivName + "_next"));
+    region->args.push_back(k_.newValue(iv_->type, ivName() + "_next"));
     cloneRegion(k_, body, *region, cloneMap_);
     first->regions.push_back(std::move(region));
     Region &r = *first->regions[0];
@@ -399,7 +407,6 @@ private:
   Op &loop_;
   Value *iv_;
   std::set<const Value *> defined_;
-  std::vector<Value *> limits_;
   std::map<const Value *, Value *> cloneMap_;
   std::map<const Value *, Value *> widened_; // 64-bit casts made for the end's arithmetic
   std::map<const Value *, Value *> hoisted_; // invariant scalars of the body, before the loop

@@ -142,18 +142,12 @@ template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombine {
   __device__ ArgCandidate<T> operator()(ArgCandidate<T> a, ArgCandidate<T> b) const {
     // Without branches: selects, not a divergent path per exchange.
     const bool a_nan = is_nan_value(a.value), b_nan = is_nan_value(b.value);
-    const auto av = to_compare(a.value), bv = to_compare(b.value);
+    const auto av = arg_value(a.value), bv = arg_value(b.value);
     const bool first = a.index < b.index;
     const bool better = (IS_MAX ? av > bv : av < bv) || (av == bv && first); // false on NaN
     const bool lone_nan = NAN_WINS ? a_nan : b_nan; // exactly one is NaN: does a win?
     const bool take_a = a_nan == b_nan ? (a_nan ? first : better) : lone_nan;
     return take_a ? a : b;
-  }
-  __device__ static auto to_compare(T x) {
-    if constexpr (is_16bit_float_v<T>)
-      return to_float(x);
-    else
-      return x;
   }
 };
 
@@ -162,8 +156,7 @@ template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombine {
 /// index comparison and no branch is needed; two comparisons and two selects per element.
 template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombineLater {
   __device__ ArgCandidate<T> operator()(ArgCandidate<T> a, ArgCandidate<T> b) const {
-    const auto av = ArgCombine<IS_MAX, T, NAN_WINS>::to_compare(a.value);
-    const auto bv = ArgCombine<IS_MAX, T, NAN_WINS>::to_compare(b.value);
+    const auto av = arg_value(a.value), bv = arg_value(b.value);
     // "not worse" is false when either is NaN: b wins over a NaN a unless NaN wins, and a
     // NaN b wins only when NaN wins and a is not already NaN.
     const bool not_better = IS_MAX ? bv <= av : bv >= av;
