@@ -18,6 +18,17 @@ TILEC_KERNEL void scaled_rows(const float *x, float *y, float *total, int n) {
   tl::store(total + row, sum);
 }
 
+// The same loop written with an advancing pointer: the mask is `arange < n - i`.
+template <int BLOCK>
+TILEC_KERNEL void advancing(const float *x, float *y, int n) {
+  for (int i = 0; i < n; i += BLOCK) {
+    auto offs = tl::arange<0, BLOCK>();
+    tl::store(y + offs, tl::load(x + offs, offs < n - i, 0.0f) * 2.0f, offs < n - i);
+    x += BLOCK;
+    y += BLOCK;
+  }
+}
+
 template <int BLOCK>
 TILEC_KERNEL void limit_inside(const int *lens, float *y, int n) {
   for (int i = 0; i < n; i += BLOCK) {
@@ -49,6 +60,12 @@ TILEC_KERNEL void unrolled(float *y, int n) {
 // IR:       load %{{[0-9]+}}, %[[MASK]]:mask, %{{[0-9]+}} : tile<float, BLOCK>
 // IR:       select %[[MASK]]:mask
 // IR:       store %{{[0-9]+}}, %{{[0-9]+}}, %[[MASK]]:mask
+// IR-LABEL: kernel @advancing
+// IR:       %{{[0-9]+}}:i_unmasked_end = cast
+// IR:       = for "<" rolled
+// IR-NOT:   binary "<"
+// IR:       load %{{[0-9]+}} : tile<float, BLOCK>
+// IR:       yield
 // IR-LABEL: kernel @limit_inside
 // IR-NOT:   unmasked_end
 // IR-LABEL: kernel @unrolled

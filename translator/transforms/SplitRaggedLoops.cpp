@@ -179,6 +179,22 @@ private:
     return false;
   }
 
+  /// Whether `e < x` is all true while rg's bound holds (`x` becomes that bound): e ranged
+  /// and x invariant, or, as kernels that advance their pointers write it, e a tile of known
+  /// upper bound and x = `n - s` with n invariant and s ranged (`arange < n - i`).
+  bool rangedCompare(Value *e, Value *&x, Ranged &rg) const {
+    if (invariantScalar(x))
+      return ranged(e, rg);
+    SymExpr hi;
+    const Op *d = x->def;
+    if (!d || d->kind != OpKind::Binary || d->opcode != "-" || !boundedAbove(e, hi) ||
+        !invariantScalar(d->operands[0]) || !ranged(d->operands[1], rg))
+      return false;
+    rg.hi = rg.hi + hi;
+    x = d->operands[0];
+    return true;
+  }
+
   /// `e < x` with e ranged and x an invariant integer scalar: the compares to fold (nested
   /// ifs included).
   void findCompares(Region &r, std::vector<RaggedCompare> &out) {
@@ -193,7 +209,7 @@ private:
         continue;
       Value *e = op->operands[less ? 0 : 1], *x = op->operands[less ? 1 : 0];
       Ranged rg;
-      if (!invariantScalar(x) || !ranged(e, rg))
+      if (!rangedCompare(e, x, rg))
         continue;
       // e <= x is e < x + 1.
       if (o == "<=" || o == ">=")

@@ -17,7 +17,7 @@
 // A compare qualifies when it is `e < x` (or <=, or the mirror images) with x an integer
 // scalar defined outside the loop and e the induction variable i, or i * c, plus at most one
 // loop-invariant scalar, plus tiles of known upper bound (arange, constants), through
-// expand_dims, broadcasts and splats. The first loop stops before the first i for which
+// expand_dims, broadcasts and splats; or, spelled with advancing pointers, `arange < n - i`. The first loop stops before the first i for which
 // some qualifying compare can be false: the end it runs to is computed in 64 bits before the
 // loop (`<i>_unmasked_end`), and the iteration it stops at is carried out of it
 // (`<i>_next`); the copy is marked `rolled` (`#pragma unroll 1`: unrolled by nvcc, two
