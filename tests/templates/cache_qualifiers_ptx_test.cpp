@@ -2,15 +2,11 @@
 // accesses under every eviction policy, cache operator and volatile (runs of 16 bytes, the
 // lanes at a mask's edge, 2- and 1-byte accesses, scalar accesses) to PTX, which must hold
 // the qualified instructions (ld.global.cg, ld.volatile.global, st.global.cs, ...).
-#include "embedded_templates.h"
-#include "nvrtc_compiler.h"
-
-#include <nvrtc.h>
+#include "ptx_of.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
 namespace {
 
@@ -55,44 +51,8 @@ extern "C" __global__ void narrow(const tl::half *h, tl::half *g, const uint8_t 
 }
 )";
 
-std::string compile_to_ptx(const std::string &arch) {
-  size_t count = 0;
-  const tilec::detail::EmbeddedFile *files = tilec::detail::embedded_templates(&count);
-  std::vector<const char *> texts, names;
-  for (size_t i = 0; i < count; ++i) {
-    texts.push_back(files[i].text);
-    names.push_back(files[i].name);
-  }
-  nvrtcProgram prog;
-  EXPECT_EQ(nvrtcCreateProgram(&prog, kSource, "cache_qualifiers.cu", int(count), texts.data(),
-                               names.data()),
-            NVRTC_SUCCESS);
-  // The runtime's flags, for a virtual architecture: NVRTC then stops at PTX.
-  tilec::detail::CompileJob job;
-  job.arch = arch;
-  std::vector<std::string> flags = tilec::detail::compile_flags(job);
-  std::vector<const char *> opts;
-  for (const std::string &f : flags)
-    opts.push_back(f.c_str());
-  nvrtcResult r = nvrtcCompileProgram(prog, int(opts.size()), opts.data());
-  size_t logSize = 0;
-  nvrtcGetProgramLogSize(prog, &logSize);
-  std::string log(logSize, '\0');
-  nvrtcGetProgramLog(prog, log.data());
-  std::string ptx;
-  if (r == NVRTC_SUCCESS) {
-    size_t size = 0;
-    nvrtcGetPTXSize(prog, &size);
-    ptx.resize(size);
-    nvrtcGetPTX(prog, ptx.data());
-  }
-  nvrtcDestroyProgram(&prog);
-  EXPECT_EQ(r, NVRTC_SUCCESS) << log;
-  return ptx;
-}
-
 void expect_qualified(const std::string &arch) {
-  std::string ptx = compile_to_ptx(arch);
+  std::string ptx = tilec::test::ptx_of(kSource, "cache_qualifiers.cu", arch);
   ASSERT_FALSE(ptx.empty());
   for (const char *ins : {"ld.global.ca.v4.u32",
                           "st.global.wb.v4.u32", // ca_wb
