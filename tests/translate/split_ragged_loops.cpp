@@ -46,6 +46,25 @@ TILEC_KERNEL void unrolled(float *y, int n) {
   }
 }
 
+// A loop with a tl::dot: the scores' mask folds in the first copy, the loads keep theirs
+// (pipelined copies masked exactly to the matrix can come from the copy engine).
+template <int BM, int BN, int D>
+TILEC_KERNEL void scores(const tl::half *q, const tl::half *k, float *out, int n) {
+  auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto d = tl::arange<0, D>();
+  auto q_tile = tl::load(q + tl::expand_dims<1>(rows) * D + tl::expand_dims<0>(d));
+  auto best = tl::full<float, BM>(-INFINITY);
+  for (int j = 0; j < n; j += BN) {
+    auto cols = j + tl::arange<0, BN>();
+    auto k_t = tl::load(k + tl::expand_dims<0>(cols) * D + tl::expand_dims<1>(d),
+                        tl::expand_dims<0>(cols) < n, 0.0f);
+    auto s = tl::dot(q_tile, k_t);
+    s = tl::where(tl::expand_dims<0>(cols) < n, s, -INFINITY);
+    best = tl::maximum(best, tl::max<1>(s));
+  }
+  tl::store(out + rows, best);
+}
+
 // IR-LABEL: kernel @scaled_rows
 // IR:       = constant [BLOCK - 1] : int64_t
 // IR:       %{{[0-9]+}}:i_unmasked_end = cast %{{[0-9]+}} : int
@@ -70,6 +89,16 @@ TILEC_KERNEL void unrolled(float *y, int n) {
 // IR-NOT:   unmasked_end
 // IR-LABEL: kernel @unrolled
 // IR-NOT:   unmasked_end
+// IR-LABEL: kernel @scores
+// IR:       %{{[0-9]+}}:j_unmasked_end = cast
+// IR:       = for "<" rolled
+// IR:       %[[KMASK:[0-9]+]] = binary "<"
+// IR:       load %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : tile<tl::half, D, BN>
+// IR-NOT:   select
+// IR:       yield
+// IR:       = for "<" %{{[0-9]+}}:j_next
+// IR:       load %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : tile<tl::half, D, BN>
+// IR:       select
 
 // CU-LABEL: scaled_rows(
 // CU:       const int64_t n_wide = tilec::cast<int64_t>(n);
@@ -98,3 +127,8 @@ TILEC_KERNEL void unrolled(float *y, int n) {
 // CU-NOT:   unmasked_end
 // CU-LABEL: unrolled(
 // CU-NOT:   unmasked_end
+// CU-LABEL: scores(
+// CU:       const int j_unmasked_end =
+// CU:       [the blocks in which the tiles' masks are all true: unmasked (the loads keep theirs)]
+// CU:       tilec::copy_tile_async<{{.*}}_mask_uniform,
+// CU:       [the blocks left: masked]

@@ -2,6 +2,7 @@
 
 #include "ir/Rewriter.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -71,6 +72,15 @@ public:
   bool run() {
     std::vector<RaggedCompare> compares;
     findCompares(*loop_.regions[0], compares);
+    // In a loop with a tl::dot the masks of loads and stores stay: the loads are pipelined,
+    // and a copy masked exactly to the matrix is one the copy engine can take (tma-copies).
+    // The compares that mask the tiles computed (attention's `cols < N` on the scores) fold.
+    if (hasDot(*loop_.regions[0]))
+      compares.erase(std::remove_if(compares.begin(), compares.end(),
+                                    [&](const RaggedCompare &c) {
+                                      return masksAccess(*loop_.regions[0], c.op->result);
+                                    }),
+                     compares.end());
     if (compares.empty())
       return false;
     Value *end = unmaskedEnd(compares);
@@ -306,7 +316,10 @@ private:
     first->rolled = true;
     // The CUDA's comments say which copy is which.
     if (!loop_.srcText.empty()) {
-      first->srcText = loop_.srcText + "  [the blocks in which every mask is true: unmasked]";
+      first->srcText = loop_.srcText + (hasDot(*loop_.regions[0])
+                                            ? "  [the blocks in which the tiles' masks are all "
+                                              "true: unmasked (the loads keep theirs)]"
+                                            : "  [the blocks in which every mask is true: unmasked]");
       loop_.srcText += "  [the blocks left: masked]";
     }
     first->carriedNames = loop_.carriedNames;
@@ -377,6 +390,36 @@ private:
     }
   }
 
+  static bool hasDot(const Region &r) {
+    bool dot = false;
+    walkRegion(r, [&](const Op &o) { dot |= o.kind == OpKind::Dot; });
+    return dot;
+  }
+
+  /// Whether `v` reaches the mask of a load or store in `r`, through logic and spreads.
+  static bool masksAccess(Region &r, Value *v) {
+    std::vector<Value *> work = {v};
+    std::set<const Value *> seen;
+    while (!work.empty()) {
+      Value *x = work.back();
+      work.pop_back();
+      if (!seen.insert(x).second)
+        continue;
+      std::vector<Op *> users;
+      usersIn(r, x, users);
+      for (Op *u : users) {
+        if ((u->kind == OpKind::Load && u->operands.size() > 1 && u->operands[1] == x) ||
+            (u->kind == OpKind::Store && u->operands.size() > 2 && u->operands[2] == x))
+          return true;
+        bool logic = u->kind == OpKind::Binary && u->result->type.elem.is(ScalarKind::Bool) &&
+                     (u->opcode == "&" || u->opcode == "&&" || u->opcode == "|" || u->opcode == "||");
+        if (logic || isSpread(u->kind))
+          work.push_back(u->result);
+      }
+    }
+    return false;
+  }
+
   /// Folds what the all-true tiles `trues` feed: `m & true` is m, `true | m` true, a where()
   /// takes its first operand, loads and stores drop the mask (and a load its `other`), and a
   /// spread of true is true.
@@ -429,15 +472,21 @@ private:
   std::map<std::string, Value *> endConstants_;
 };
 
-/// Innermost, not unrolled, `<` loops over a signed integer with no tl::dot in them.
+/// Innermost, not unrolled, `<` loops over a signed integer. A loop with a tl::dot must not
+/// carry pointers: its copies are pipelined later, and a pipelined loop's pointers may not be
+/// read after it (the first copy's would be, by the second).
 bool splittable(const Op &op) {
   if (op.kind != OpKind::For || op.opcode != "<" || op.unrolled || op.pipelined ||
       !isSignedInt(op.regions[0]->args[0]->type))
     return false;
-  bool plain = true;
+  bool plain = true, dot = false;
   walkRegion(*op.regions[0], [&](const Op &o) {
-    plain &= o.kind != OpKind::For && o.kind != OpKind::While && o.kind != OpKind::Dot;
+    plain &= o.kind != OpKind::For && o.kind != OpKind::While;
+    dot |= o.kind == OpKind::Dot;
   });
+  if (dot)
+    for (const Value *v : op.results)
+      plain &= !v->type.pointer;
   return plain;
 }
 
