@@ -17,13 +17,17 @@
 // A compare qualifies when it is `e < x` (or <=, or the mirror images) with x an integer
 // scalar defined outside the loop and e the induction variable i, or i * c, plus at most one
 // loop-invariant scalar, plus tiles of known upper bound (arange, constants), through
-// expand_dims, broadcasts and splats; or, spelled with advancing pointers, `arange < n - i`. The first loop stops before the first i for which
+// expand_dims, broadcasts and splats; or, spelled with advancing pointers, `arange < n - i`.
+// The first loop stops before the first i for which
 // some qualifying compare can be false: the end it runs to is computed in 64 bits before the
 // loop (`<i>_unmasked_end`), and the iteration it stops at is carried out of it
 // (`<i>_next`); the copy is marked `rolled` (`#pragma unroll 1`: unrolled by nvcc, two
-// blocks' registers spilled in a streaming loop). Only innermost loops with no tl::dot are split (a pipelined loop would need
-// a second set of stage buffers), and loops unrolled by tl::static_range are left as they
-// are.
+// blocks' registers spilled in a streaming loop). Only innermost loops are split, and loops
+// unrolled by tl::static_range are left as they are. In a loop with a tl::dot, only the
+// compares that mask computed tiles fold (attention's `where(cols < n, s, -inf)` on the
+// scores): the loads keep their masks, so that each copy pipelines its loads as before (a
+// copy masked exactly to the matrix can come from the copy engine), and a dot loop that
+// carries pointers is not split (a pipelined loop's pointers are not read after it).
 #pragma once
 
 #include "ir/IR.h"
