@@ -61,7 +61,8 @@ struct RaggedCompare {
 
 class Splitter {
 public:
-  Splitter(Kernel &k, Op &loop) : k_(k), loop_(loop), iv_(loop.regions[0]->args[0]) {
+  Splitter(Kernel &k, Op &loop)
+      : k_(k), loop_(loop), iv_(loop.regions[0]->args[0]), dotLoop_(hasDot(*loop.regions[0])) {
     collectDefined(*loop.regions[0]);
   }
 
@@ -75,7 +76,7 @@ public:
     // In a loop with a tl::dot the masks of loads and stores stay: the loads are pipelined,
     // and a copy masked exactly to the matrix is one the copy engine can take (tma-copies).
     // The compares that mask the tiles computed (attention's `cols < N` on the scores) fold.
-    if (hasDot(*loop_.regions[0]))
+    if (dotLoop_)
       compares.erase(std::remove_if(compares.begin(), compares.end(),
                                     [&](const RaggedCompare &c) {
                                       return masksAccess(*loop_.regions[0], c.op->result);
@@ -316,7 +317,7 @@ private:
     first->rolled = true;
     // The CUDA's comments say which copy is which.
     if (!loop_.srcText.empty()) {
-      first->srcText = loop_.srcText + (hasDot(*loop_.regions[0])
+      first->srcText = loop_.srcText + (dotLoop_
                                             ? "  [the blocks in which the tiles' masks are all "
                                               "true: unmasked (the loads keep theirs)]"
                                             : "  [the blocks in which every mask is true: unmasked]");
@@ -465,6 +466,7 @@ private:
   Kernel &k_;
   Op &loop_;
   Value *iv_;
+  const bool dotLoop_; // the loop has a tl::dot: only the compares of computed tiles fold
   std::set<const Value *> defined_;
   std::map<const Value *, Value *> cloneMap_;
   std::map<const Value *, Value *> widened_; // 64-bit casts made for the end's arithmetic

@@ -63,26 +63,19 @@ template <class To, class From> __device__ inline To bitcast(From x) {
 // subnormals to zero), one instruction each where CUDA's precise functions take 4 to 10 (exp2f
 // rescales subnormal results, expf reduces the range in extra precision, sqrtf rounds
 // correctly). tl::sqrt_rn keeps the correctly rounded square root.
-__device__ inline float approx_exp2(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-__device__ inline float approx_exp(float x) {
-  float y; // exp(x) = 2^(x log2(e)); the result may be subnormal, as Triton's
-  asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x * 1.44269504088896341f));
-  return y;
-}
-__device__ inline float approx_sqrt(float x) {
-  float y;
-  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-__device__ inline float approx_rsqrt(float x) {
-  float y;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
+#define TILEC_PTX_F32(NAME, INSTRUCTION)                                                          \
+  __device__ inline float NAME(float x) {                                                          \
+    float y;                                                                                       \
+    asm(INSTRUCTION " %0, %1;" : "=f"(y) : "f"(x));                                                \
+    return y;                                                                                      \
+  }
+TILEC_PTX_F32(approx_exp2, "ex2.approx.ftz.f32")
+TILEC_PTX_F32(approx_exp2_subnormal, "ex2.approx.f32") // keeps subnormal results
+TILEC_PTX_F32(approx_sqrt, "sqrt.approx.ftz.f32")
+TILEC_PTX_F32(approx_rsqrt, "rsqrt.approx.ftz.f32")
+#undef TILEC_PTX_F32
+/// exp(x) = 2^(x log2(e)); the result may be subnormal, as Triton's.
+__device__ inline float approx_exp(float x) { return approx_exp2_subnormal(x * 1.44269504088896341f); }
 
 // One-operand float math: float and double call the functions named; 16-bit floats via float.
 #define TILEC_FLOAT_MATH(NAME, F32, F64)                                                           \
