@@ -27,6 +27,7 @@
 #include "transforms/SplitRaggedLoops.h"
 #include "transforms/TmaCopies.h"
 #include "transforms/TransposeLoads.h"
+#include "transforms/WarpSpecialize.h"
 
 #include <algorithm>
 
@@ -48,6 +49,11 @@ std::string pipelineLoads(Kernel &k, const Target &target, const Op **) {
 
 std::string tmaCopies(Kernel &k, const Target &target, const Op **) {
   runTmaCopies(k, target);
+  return "";
+}
+
+std::string warpSpecialize(Kernel &k, const Target &target, const Op **) {
+  runWarpSpecialize(k, target);
   return "";
 }
 
@@ -111,6 +117,11 @@ const std::vector<PassInfo> &passTable() {
        "barriers between accesses other threads make to the same global memory, one writing "
        "(transforms/OrderMemoryAccesses.cpp)",
        infallible<runOrderMemoryAccesses>},
+      {"warp-specialize",
+       "on sm_90a, a dot loop whose copies are all TMA's gets a producer warpgroup that issues "
+       "them; the consumers wait for stages and free them, with no barrier per iteration "
+       "(transforms/WarpSpecialize.cpp)",
+       warpSpecialize},
   };
   return table;
 }

@@ -123,6 +123,14 @@ bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows,
   }
 }
 
+bool warp_specialization_allowed() noexcept {
+  static const bool allowed = [] {
+    const char *v = std::getenv("TILEC_WARP_SPECIALIZE");
+    return !(v && std::string(v) == "0");
+  }();
+  return allowed;
+}
+
 bool tma_available() noexcept {
   try {
     return tma_driver() != nullptr;

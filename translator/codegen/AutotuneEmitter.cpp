@@ -25,7 +25,7 @@ class Emitter {
 public:
   Emitter(const Kernel &k, const AutotuneDecl &d, const EmitOptions &o, std::ostringstream &os)
       : k_(k), d_(d), os_(os), ns_("tilec_generated::" + o.ns), n_(k),
-        threads_(n_.config + ".num_warps * " + std::to_string(o.target.warpSize)) {}
+        threads_(blockThreads(k, n_.config + ".num_warps * " + std::to_string(o.target.warpSize))) {}
 
   /// The declaration's data and hooks, inside the header's namespace.
   void emitSupport(std::set<std::string> &copiedFunctions);

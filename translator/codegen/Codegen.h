@@ -34,6 +34,14 @@ std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::
                            const std::string &indent);
 /// The kernel arguments that follow the user's for its tensor maps: ", (void*)&maps[0], ...,
 /// (void*)&mapsLive", or empty.
+/// Whether the kernel runs a producer warpgroup after its NUM_WARPS warps (warp-specialize):
+/// its launchers add tilec::producer_threads(threads) threads to each block.
+bool hasProducerWarpgroup(const Kernel &k);
+
+/// Threads per block for `threads` (an expression: num_warps times the warp size), with the
+/// producer warpgroup when the kernel has one.
+std::string blockThreads(const Kernel &k, const std::string &threads);
+
 std::string tmaMapArgs(const Kernel &k, const std::string &maps, const std::string &mapsLive);
 
 /// PIPELINE_STAGES, the stage buffers per ring of a pipelined loop, for the launch option

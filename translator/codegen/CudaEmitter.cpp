@@ -23,7 +23,9 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::StageRead || op->kind == OpKind::SmemBuffer ||
                             op->kind == OpKind::Flip ||
                             op->kind == OpKind::Gather || op->kind == OpKind::Histogram ||
-                            op->kind == OpKind::InlineAsm || op->kind == OpKind::MbarrierRing;
+                            op->kind == OpKind::InlineAsm || op->kind == OpKind::MbarrierRing ||
+                            op->kind == OpKind::FreedRing || op->kind == OpKind::WarpSpecialized ||
+                            op->kind == OpKind::ProducerThread;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -184,6 +186,12 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::MbarrierArrive:
   case OpKind::MbarrierWait:
   case OpKind::MbarrierInval:
+  case OpKind::FreedRing:
+  case OpKind::WarpSpecialized:
+  case OpKind::ProducerThread:
+  case OpKind::ProducerBranch:
+  case OpKind::TmaLoad:
+  case OpKind::MbarrierRelease:
     break;
   }
   return "/*unreachable*/";
@@ -207,7 +215,10 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitSchedule(op);
   if (op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
       op.kind == OpKind::MbarrierRing || op.kind == OpKind::MbarrierArrive ||
-      op.kind == OpKind::MbarrierWait || op.kind == OpKind::MbarrierInval)
+      op.kind == OpKind::MbarrierWait || op.kind == OpKind::MbarrierInval ||
+      op.kind == OpKind::FreedRing || op.kind == OpKind::WarpSpecialized ||
+      op.kind == OpKind::ProducerThread || op.kind == OpKind::ProducerBranch ||
+      op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease)
     return emitTma(op);
   if (op.kind == OpKind::Dot)
     return emitDot(op);
@@ -323,7 +334,15 @@ std::string KernelEmitter::run() {
   // Threads per warp: the device library's tilec::WARP_SIZE, which is the target's warp size
   // (tests/unit/target_test.cpp holds the two together).
   const std::string warpSize = "tilec::WARP_SIZE";
-  os << "__global__ void __launch_bounds__(NUM_WARPS * " << warpSize << ")\n" << k_.name << "(";
+  if (hasProducerWarpgroup(k_))
+    os << "// Warp-specialized: a producer warpgroup of tilec::producer_threads(THREADS) threads "
+          "follows the\n// program's THREADS and issues the copies of its pipelined loop.\n"
+       << "__global__ void __launch_bounds__(NUM_WARPS * " << warpSize
+       << " + tilec::producer_threads(NUM_WARPS * " << warpSize << "), tilec::ws_min_blocks(NUM_WARPS * "
+       << warpSize << "))\n"
+       << k_.name << "(";
+  else
+    os << "__global__ void __launch_bounds__(NUM_WARPS * " << warpSize << ")\n" << k_.name << "(";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os << (i ? ", " : "") << k_.params[i].type.cudaElem() << " " << paramNames[i];
   os << tmaParams() << ") {\n";

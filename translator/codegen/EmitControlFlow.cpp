@@ -133,7 +133,13 @@ void KernelEmitter::emitIf(const Op &op) {
   declareCarried(op, firstInit);
   std::string cond = op.constexprCond.empty() ? elem(op.operands[0], "0") : op.constexprCond;
   *out_ << "  if " << (op.constexprCond.empty() ? "" : "constexpr ") << "(" << cond << ") {\n";
+  // The producer thread's branch: its mbarrier operations need no guard (EmitTma.cpp).
+  const Op *condDef = op.constexprCond.empty() ? op.operands[0]->def : nullptr;
+  bool producer = condDef && condDef->kind == OpKind::ProducerThread;
+  inProducer_ |= producer;
   *out_ << nested(*op.regions[0], [&] { assignYields(op, *op.regions[0], firstInit); });
+  if (producer)
+    inProducer_ = false;
   std::string elseText =
       nested(*op.regions[1], [&] { assignYields(op, *op.regions[1], firstInit); });
   if (elseText.find_first_not_of(" \n") != std::string::npos)

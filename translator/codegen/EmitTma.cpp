@@ -108,17 +108,76 @@ void KernelEmitter::emitTma(const Op &op) {
   case OpKind::MbarrierArrive: {
     const Value *bars = op.operands[0];
     comment(op);
-    *out_ << "  if (" << ringInUse_.at(bars->id) << " && tid == 0) tilec::mbarrier_arrive(&"
-          << nameOf(bars) << "[" << elem(op.operands[1], "0") << "]);\n";
+    // The producer thread arrives itself; otherwise thread 0 issued the stage's copies.
+    std::string guard = inProducer_ ? "" : "if (" + ringInUse_.at(bars->id) + " && tid == 0) ";
+    *out_ << "  " << guard << "tilec::mbarrier_arrive(&" << nameOf(bars) << "["
+          << elem(op.operands[1], "0") << "]);\n";
     return;
   }
   case OpKind::MbarrierWait: {
     const Value *bars = op.operands[0];
     comment(op);
-    *out_ << "  if (" << ringInUse_.at(bars->id) << ") tilec::mbarrier_wait(&" << nameOf(bars)
-          << "[" << elem(op.operands[1], "0") << "], " << elem(op.operands[2], "0") << ");\n";
+    // In the producer and the consumers' loop the ring is always in use.
+    auto inUse = ringInUse_.find(bars->id);
+    std::string guard = inProducer_ || bars->def->kind == OpKind::FreedRing ||
+                                inUse == ringInUse_.end()
+                            ? ""
+                            : "if (" + inUse->second + ") ";
+    *out_ << "  " << guard << "tilec::mbarrier_wait(&" << nameOf(bars) << "["
+          << elem(op.operands[1], "0") << "], " << elem(op.operands[2], "0") << ");\n";
     return;
   }
+  case OpKind::FreedRing:
+    comment(op);
+    *out_ << "  __shared__ unsigned long long " << nameOf(op.result) << "[PIPELINE_STAGES];\n";
+    return;
+  case OpKind::WarpSpecialized: {
+    const Value *landed = op.operands[0], *freed = op.operands[1];
+    const std::string &flag = nameOf(op.result);
+    comment(op);
+    *out_ << "  // (threads THREADS ... THREADS + tilec::producer_threads(THREADS) - 1; when every "
+             "map is\n"
+          << "  // encoded and the launcher allows it, bit 31 of " << tmaLiveName_ << ")\n"
+          << "  const bool " << flag << " = tilec::producer_threads(THREADS) > 0 && "
+          << tmaOnly_.at(landed->id) << " && ((" << tmaLiveName_ << " >> 31) & 1u);\n"
+          << "  if (" << flag << ") {\n"
+          << "    if (tid == 0) {\n"
+          << "      for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_init(&"
+          << nameOf(freed) << "[s], NUM_WARPS);\n"
+          << "      tilec::mbarrier_init_done();\n"
+          << "    }\n"
+          << "    __syncthreads();\n"
+          << "  }\n";
+    return;
+  }
+  case OpKind::ProducerThread:
+    *out_ << "  // " << nameOf(op.result) << ": the producer warpgroup's first thread, which "
+          << "issues every copy\n"
+          << "  const bool " << nameOf(op.result) << " = " << elem(op.operands[0], "0")
+          << " && tid == THREADS;\n";
+    return;
+  case OpKind::ProducerBranch:
+    comment(op);
+    *out_ << "  if (tid >= THREADS) {\n"
+          << "    tilec::producer_give_registers<THREADS>();\n"
+          << nested(*op.regions[0], [] {}) << "    return;\n"
+          << "  }\n"
+          << "  tilec::consumer_take_registers<THREADS>();\n";
+    return;
+  case OpKind::TmaLoad: {
+    const Value *dst = op.operands[0], *bars = op.operands[1];
+    comment(op);
+    *out_ << "  tilec::tma_load_tile<" << smemTileType(dst) << ">(" << nameOf(dst) << ", &"
+          << tmaMapNames_.at(size_t(op.attrs[0].value())) << ", " << elem(op.operands[3], "0")
+          << ", " << elem(op.operands[4], "0") << ", &" << nameOf(bars) << "["
+          << elem(op.operands[2], "0") << "]);\n";
+    return;
+  }
+  case OpKind::MbarrierRelease:
+    comment(op);
+    *out_ << "  if (tid % tilec::WARP_SIZE == 0) tilec::mbarrier_arrive(&" << nameOf(op.operands[0])
+          << "[" << elem(op.operands[1], "0") << "]);\n";
+    return;
   case OpKind::MbarrierInval: {
     const Value *bars = op.operands[0];
     comment(op);

@@ -140,6 +140,7 @@ private:
   std::map<int, std::string> ringInUse_;        // by the mbarrier ring's value id
   std::map<int, std::string> tmaOnly_;          // ... and whether TMA fills all its stages
   std::map<const Op *, std::string> byTma_;     // by tma_copy: its stages are TMA's
+  bool inProducer_ = false; // emitting the producer thread's code (warp-specialize)
   void nameTmaMaps();
   std::string tmaParams() const;
   void emitTma(const Op &op);

@@ -144,7 +144,24 @@ std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::
        << indent << "  " << mapsLive << " |= 1u << " << i << ";\n";
     ++i;
   });
+  if (hasProducerWarpgroup(k))
+    os << indent << "// bit 31: the producer warpgroup may issue the copies\n"
+       << indent << "if (tilec::warp_specialization_allowed())\n"
+       << indent << "  " << mapsLive << " |= 1u << 31;\n";
   return os.str();
+}
+
+bool hasProducerWarpgroup(const Kernel &k) {
+  bool found = false;
+  walk(k, [&](const Op &op) { found |= op.kind == OpKind::WarpSpecialized; });
+  return found;
+}
+
+std::string blockThreads(const Kernel &k, const std::string &threads) {
+  if (!hasProducerWarpgroup(k))
+    return threads;
+  // tilec::producer_threads of the device library, spelled out for the host.
+  return threads + " + (" + threads + " + 128 <= 1024 ? 128 : 0)";
 }
 
 std::string tmaMapArgs(const Kernel &k, const std::string &maps, const std::string &mapsLive) {
@@ -216,8 +233,9 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
       os << "nullptr";
     os << tmaMapArgs(*k, n.maps, n.mapsLive) << "};\n";
     std::string dyn = dynamicSmemBytes(*k, n.options + ".num_stages");
-    std::string launch = "  " + n.kernel + ".launch(" + n.key + ", " + n.grid + ", " + n.options +
-                         ".num_warps * " + std::to_string(o.target.warpSize) + ", ";
+    std::string launch =
+        "  " + n.kernel + ".launch(" + n.key + ", " + n.grid + ", " +
+        blockThreads(*k, n.options + ".num_warps * " + std::to_string(o.target.warpSize)) + ", ";
     if (dyn.empty()) {
       os << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params << ");\n";
     } else {

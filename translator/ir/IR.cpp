@@ -103,6 +103,18 @@ const char *opKindName(OpKind k) {
     return "mbarrier_wait";
   case OpKind::MbarrierInval:
     return "mbarrier_inval";
+  case OpKind::FreedRing:
+    return "freed_ring";
+  case OpKind::WarpSpecialized:
+    return "warp_specialized";
+  case OpKind::ProducerThread:
+    return "producer_thread";
+  case OpKind::ProducerBranch:
+    return "producer_branch";
+  case OpKind::TmaLoad:
+    return "tma_load";
+  case OpKind::MbarrierRelease:
+    return "mbarrier_release";
   case OpKind::SmemBuffer:
     return "smem_buffer";
   case OpKind::SmemTranspose:

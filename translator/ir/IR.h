@@ -86,6 +86,22 @@ enum class OpKind {
   MbarrierArrive, // operands ring, stage: the copies of that stage are all issued
   MbarrierWait,  // operands ring, stage, phase (0 or 1): the stage's copies have landed
   MbarrierInval, // operand ring: the mbarriers are done with (after the loop)
+  // Warp specialization (made by warp-specialize from a loop whose copies are all TMA's): a
+  // producer warpgroup after the consumers' threads issues every stage's copies, and the
+  // consumers only wait for stages, compute and free them.
+  FreedRing,     // one mbarrier per stage that the consumer warps arrive on when they are done
+                 // reading it: smem<int64_t, STAGES>
+  WarpSpecialized, // operands the loop's mbarrier ring and its freed ring: a bool, whether the
+                 // producer warpgroup loads this run (every copy of the loop is TMA's and the
+                 // launcher allows it); initializes the freed ring when it does
+  ProducerThread, // operand a WarpSpecialized flag: a bool, true in the one producer thread
+                 // that issues the copies when the flag is
+  ProducerBranch, // region 0: what the producer warpgroup runs (after giving registers to the
+                 // consumers) before it leaves; the consumers skip it (and take the registers)
+  TmaLoad,       // a TmaCopy with no cp.async alternative (the producer's): operands the
+                 // stage, the mbarrier ring, the stage index, the box's first row and column;
+                 // attr[0] the tensor map
+  MbarrierRelease, // operands freed ring, stage: every consumer warp is done reading the stage
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;
                  // attr[0] its byte offset (set by allocate-smem)
   SmemTranspose, // writes smem tile operand 0 ([K, N]) transposed into operand 1 ([N, K])

@@ -113,7 +113,8 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::SmemTranspose || op.kind == OpKind::StaticAssert ||
                     op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
                     op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
-                    op.kind == OpKind::MbarrierInval;
+                    op.kind == OpKind::MbarrierInval || op.kind == OpKind::ProducerBranch ||
+                    op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -156,10 +157,20 @@ std::string verifyKernel(const Kernel &k) {
             "stage, a first row and column, and a tensor map's index";
     if (op.kind == OpKind::TmaMap && (op.operands.size() != 4 || op.attrs.size() != 2))
       err = "tma_map takes a base, rows, columns and a row stride, and a tile's [rows] [columns]";
-    if (op.kind == OpKind::MbarrierRing && (!op.result || !smemOfRank(op.result, 1)))
-      err = "mbarrier_ring gives an smem value of rank 1";
+    if ((op.kind == OpKind::MbarrierRing || op.kind == OpKind::FreedRing) &&
+        (!op.result || !smemOfRank(op.result, 1)))
+      err = std::string(opKindName(op.kind)) + " gives an smem value of rank 1";
+    if (op.kind == OpKind::TmaLoad &&
+        (op.operands.size() != 5 || !smemOfRank(op.operands[0], 2) ||
+         !smemOfRank(op.operands[1], 1) || op.attrs.size() != 1))
+      err = "tma_load takes a stage, an mbarrier ring, a stage index, a first row and column, "
+            "and a tensor map's index";
+    if (op.kind == OpKind::WarpSpecialized &&
+        (op.operands.size() != 2 || !smemOfRank(op.operands[0], 1) ||
+         !smemOfRank(op.operands[1], 1)))
+      err = "warp_specialized takes a loop's mbarrier ring and its freed ring";
     if ((op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
-         op.kind == OpKind::MbarrierInval) &&
+         op.kind == OpKind::MbarrierInval || op.kind == OpKind::MbarrierRelease) &&
         (op.operands.empty() || !smemOfRank(op.operands[0], 1)))
       err = std::string(opKindName(op.kind)) + " takes an mbarrier ring first";
     if (op.kind == OpKind::SmemTranspose &&

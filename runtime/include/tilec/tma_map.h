@@ -29,4 +29,10 @@ bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows,
 /// or newer, a driver that encodes tensor maps, and TILEC_TMA=0 not set. Never throws.
 bool tma_available() noexcept;
 
+/// Whether a warp-specialized kernel may let its producer warpgroup issue the copies (when
+/// every map is encoded): true unless TILEC_WARP_SPECIALIZE=0 is set in the environment, which
+/// makes such kernels copy as kernels without the producer do (to compare the two). Never
+/// throws.
+bool warp_specialization_allowed() noexcept;
+
 } // namespace tilec

@@ -51,6 +51,54 @@ __device__ inline void mbarrier_init(unsigned long long *bar) {
 #endif
 }
 
+/// Makes `bar` an mbarrier that completes a phase when `count` threads have arrived (the
+/// consumer warps freeing a stage). Call from one thread, then publish with mbarrier_init_done.
+__device__ inline void mbarrier_init(unsigned long long *bar, unsigned count) {
+#ifdef TILEC_TMA_DEVICE
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_address(bar)), "r"(count)
+               : "memory");
+#endif
+}
+
+/// Threads a warp-specialized kernel runs after the program's `threads`: one warpgroup, the
+/// producer, as long as the block stays within 1024 threads (else none, and the kernel takes
+/// the path without it).
+__host__ __device__ constexpr int producer_threads(int threads) {
+  return threads + 128 <= 1024 ? 128 : 0;
+}
+
+/// Blocks per SM a warp-specialized kernel asks registers for (__launch_bounds__): two when the
+/// consumers are one warpgroup (two programs share an SM, as without the producer), else one.
+__host__ __device__ constexpr int ws_min_blocks(int threads) { return threads <= 128 ? 2 : 1; }
+
+/// Registers per thread the producer warpgroup keeps (setmaxnreg): its one thread issuing
+/// copies needs few.
+inline constexpr int kProducerRegisters = 40;
+
+/// Registers per consumer thread once the producer has given up its own: the block's share
+/// of the register file (64K over ws_min_blocks) less the producer's, in multiples of 8.
+__host__ __device__ constexpr int consumer_registers(int threads) {
+  int r = ((65536 / ws_min_blocks(threads) - kProducerRegisters * 128) / threads) / 8 * 8;
+  return r > 256 ? 256 : r;
+}
+
+/// The producer warpgroup gives registers to the consumers. Both this and consumer_take_registers move
+/// registers only between whole warpgroups (THREADS a multiple of 128) on sm_90a.
+template <int THREADS> __device__ inline void producer_give_registers() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr (THREADS % 128 == 0)
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
+#endif
+}
+
+/// The consumers take what the producer gave (see producer_give_registers).
+template <int THREADS> __device__ inline void consumer_take_registers() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr (THREADS % 128 == 0)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(THREADS)));
+#endif
+}
+
 /// Orders this thread's mbarrier_inits before the copy engine's use of the barriers; a
 /// __syncthreads after it publishes them to the other threads.
 __device__ inline void mbarrier_init_done() {
