@@ -32,4 +32,6 @@ TILEC_KERNEL void scale(const float *x, float *out, int n) {
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR:      // -----// IR after order-memory //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after warp-specialize //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR-NOT:  // -----//

@@ -43,14 +43,16 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // CU-NEXT:  const bool [[B_TMA:tile_stages_1_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BK, BN, tl::half>>({{.*}}) && ((tma_maps_live >> 1) & 1u);
 // CU-NEXT:  const bool landed_in_use = [[A_TMA]] || [[B_TMA]];
 // CU-NEXT:  const bool landed_all_tma = [[A_TMA]] && [[B_TMA]];
+// The copies below are the loop without the producer warpgroup (warp_specialize.cpp shows the
+// one with it): TMA from thread 0 when the map is encoded, else cp.async.
 // CU:       if ([[A_TMA]]) {
-// CU-NEXT:    if (tid == 0) tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>(tile_next, &a_map, m0, k_ahead, &landed[stage]);
+// CU-NEXT:    if (tid == 0) tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>({{tile_next[_0-9]*}}, &a_map, m0, [[AHEAD:k_ahead[_0-9]*]], &landed[[[STAGE:stage[_0-9]*]]]);
 // CU-NEXT:  } else {
 // CU:         tilec::copy_tile_async<
-// CU:       if (landed_in_use && tid == 0) tilec::mbarrier_arrive(&landed[stage]);
-// CU:       int phase = 0;
+// CU:       if (landed_in_use && tid == 0) tilec::mbarrier_arrive(&landed[[[STAGE]]]);
+// CU:       int [[PHASE:phase[_0-9]*]] = 0;
 // CU:       if (!landed_all_tma) tilec::cp_async_wait<PIPELINE_STAGES - 2>();
-// CU:       if (landed_in_use) tilec::mbarrier_wait(&landed[read_stage], phase);
+// CU:       if (landed_in_use) tilec::mbarrier_wait(&landed[{{read_stage[_0-9]*}}], [[PHASE]]);
 // CU:       if (!landed_all_tma) tilec::cp_async_wait<0>();
 
 // H-LABEL: inline void desc_mm(
@@ -60,7 +62,7 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // H-NEXT:    tma_maps_live |= 1u << 0;
 // H-NEXT:  if (tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, N, BK, BN))
 // H-NEXT:    tma_maps_live |= 1u << 1;
-// H-NEXT:  void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K, (void*)&tma_maps[0], (void*)&tma_maps[1], (void*)&tma_maps_live};
+// H:       void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K, (void*)&tma_maps[0], (void*)&tma_maps[1], (void*)&tma_maps_live};
 
 // The same boxes through pointer tiles, each bound written out (a template constant stride
 // for B): the same copies.

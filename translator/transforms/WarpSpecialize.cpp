@@ -214,6 +214,7 @@ void Specializer::buildProducer(Builder &b, Value *freed, Value *thread) {
     {
       Builder lb(k_, *body, *loop_);
       before = binary(lb, "^", phase, one, phase->type);
+      before->name = "freed_parity";
       Op *wait = lb.create(OpKind::MbarrierWait, {freed, stage, before}, Type{},
                            /*hasResult=*/false);
       wait->srcText = "the consumers are done with this stage's last round";
