@@ -97,9 +97,9 @@ TILEC_KERNEL void box_mm(const tl::half *a, const tl::half *b, float *c, int M, 
 // H-LABEL: inline void box_mm(
 // H:       if (tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, LDB, BK, BN))
 
-// Almost boxes: A's mask has no lower bounds (a negative start would read before `a`, which a
-// zero-filled box would not), and B's row stride is computed in the kernel (the launcher
-// cannot encode it). Both stay cp.async.
+// Almost boxes. A's mask has no lower bounds, but its rows start at a program id times BM and
+// its columns at the loop's counter, both provably not negative: a box. B's row stride is
+// computed in the kernel (the launcher cannot encode it): it stays cp.async.
 template <int BM, int BN, int BK>
 TILEC_KERNEL void near_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
   auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
@@ -119,15 +119,16 @@ TILEC_KERNEL void near_mm(const tl::half *a, const tl::half *b, float *c, int M,
 }
 
 // IR-LABEL: kernel @near_mm<int BM, int BN, int BK>
+// IR:       tma_map %0:a, %3:M, %5:K, %5:K [BM] [BK]
 // IR-NOT:   tma_map
-// IR-NOT:   tma_copy
+// IR:       tma_copy
 // IR:       async_copy
-// IR-NOT:   tma_copy
+// IR:       tma_copy
 // IR:       async_copy
-// IR-NOT:   tma_copy
 
-// Rows that wrap around (tutorial 03's `% M`) are not a box, and a bound of `K - k` is not
-// something the launcher can compute: cp.async as before, no maps.
+// Rows that wrap around (tutorial 03's `% M`) whose products are stored unmasked (the wrapped
+// rows land on real rows), and a bound of `K - k`, which the launcher cannot compute:
+// cp.async as before, no maps.
 template <int BM, int BN, int BK>
 TILEC_KERNEL void wrap_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
   auto rm = (tl::program_id(0) * BM + tl::arange<0, BM>()) % M;
@@ -159,3 +160,57 @@ TILEC_KERNEL void wrap_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // H-LABEL: inline void wrap_mm(
 // H-NOT:   encode_tma_map
 // H:       void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K};
+
+// Tutorial 03's spelling: rows of A and columns of B wrap at the matrix's edge (`% M`, `% N`)
+// and only K is masked, with no `>= 0` (k counts up from 0). Past the edge TMA reads zeros
+// where the wrapped rows would read other rows; the products of those rows reach only the
+// store, which is masked to the matrix. So both operands are boxes.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void wrap_masked_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
+  auto offs_m = (tl::program_id(0) * BM + tl::arange<0, BM>()) % M;
+  auto offs_n = (tl::program_id(1) * BN + tl::arange<0, BN>()) % N;
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < tl::cdiv(K, BK); ++k) {
+    auto offs_k = k * BK + tl::arange<0, BK>();
+    auto a_tile = tl::load(a + tl::expand_dims<1>(offs_m) * K + tl::expand_dims<0>(offs_k),
+                           tl::expand_dims<0>(offs_k) < K, 0.0f);
+    auto b_tile = tl::load(b + tl::expand_dims<1>(offs_k) * N + tl::expand_dims<0>(offs_n),
+                           tl::expand_dims<1>(offs_k) < K, 0.0f);
+    acc = tl::dot(a_tile, b_tile, acc);
+  }
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  tl::store(c + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), acc,
+            (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N));
+}
+
+// IR-LABEL: kernel @wrap_masked_mm<int BM, int BN, int BK>
+// IR:       tma_map %0:a, %3:M, %5:K, %5:K [BM] [BK]
+// IR-NEXT:  tma_map %1:b, %5:K, %4:N, %4:N [BK] [BN]
+// IR-NOT:   async_copy
+// IR:       async_wait [[BARS:%[0-9]+]]:landed [PIPELINE_STAGES - 2]
+
+// The same loop, but the products are summed over the rows before the store: a zero row would
+// change the sum, so A stays cp.async; so does B (only elementwise work, other dots'
+// accumulators and masked stores are followed from a dot's result).
+template <int BM, int BN, int BK>
+TILEC_KERNEL void wrap_colsum(const tl::half *a, const tl::half *b, float *c, int M, int N,
+                              int K) {
+  auto offs_m = (tl::program_id(0) * BM + tl::arange<0, BM>()) % M;
+  auto offs_n = (tl::program_id(1) * BN + tl::arange<0, BN>()) % N;
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < tl::cdiv(K, BK); ++k) {
+    auto offs_k = k * BK + tl::arange<0, BK>();
+    auto a_tile = tl::load(a + tl::expand_dims<1>(offs_m) * K + tl::expand_dims<0>(offs_k),
+                           tl::expand_dims<0>(offs_k) < K, 0.0f);
+    auto b_tile = tl::load(b + tl::expand_dims<1>(offs_k) * N + tl::expand_dims<0>(offs_n),
+                           tl::expand_dims<1>(offs_k) < K, 0.0f);
+    acc = tl::dot(a_tile, b_tile, acc);
+  }
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  tl::store(c + rn, tl::sum<0>(acc), rn < N);
+}
+
+// IR-LABEL: kernel @wrap_colsum<int BM, int BN, int BK>
+// IR-NOT:   tma_map
+// IR:       async_copy

@@ -49,15 +49,28 @@ const Value *hostValue(const Value *v) {
   return nullptr;
 }
 
-/// `start + arange(0, N)` (or `arange(0, N)`), rank 1.
+/// `start + arange(0, N)` (or `arange(0, N)`), rank 1; or that `% wrap` (tutorial 03's rows
+/// that wrap around at the matrix's edge).
 struct Index {
   const Value *tile = nullptr;
-  Value *start = nullptr; // null: 0
+  Value *start = nullptr;       // null: 0
+  const Value *wrap = nullptr;  // the bound of `% wrap`, a host value; null if none
 };
+
+const Value *hostValue(const Value *v);
 
 bool indexOf(const Value *v, Index &out) {
   if (v->type.shape.size() != 1)
     return false;
+  if (const Op *mod = defOf(v, OpKind::Binary); mod && mod->opcode == "%") {
+    const Value *bound = hostValue(mod->operands[1]);
+    Index inner;
+    if (!bound || !bound->type.isScalar() || !indexOf(mod->operands[0], inner) || inner.wrap)
+      return false;
+    out = inner;
+    out.wrap = bound;
+    return true;
+  }
   auto isArange0 = [](const Value *a) {
     const Op *d = defOf(a, OpKind::Arange);
     return d && d->attrs.size() == 2 && d->attrs[0].isConst(0);
@@ -184,13 +197,72 @@ bool conjuncts(const Value *m, int axisAbove, std::vector<std::pair<const Op *, 
   return true;
 }
 
-/// The mask is exactly 0 <= row < ROWS && 0 <= col < COLS, the bounds host values.
-bool matchMask(const Op &copy, Box &box) {
+/// What the facts below stand on: where each region argument comes from, and the template
+/// constants that are some tile's dimension (powers of two from 1, checked where the kernel
+/// is compiled).
+struct Facts;
+
+/// Where each region argument comes from: its op and position (a For's results are filed as
+/// its body's arguments after the induction variable, which they end as).
+using ArgOwners = std::map<const Value *, std::pair<const Op *, size_t>>;
+struct Facts {
+  ArgOwners owners;
+  std::set<std::string> tileDims;
+};
+
+/// Whether scalar `v` is provably >= 0: constants, program ids, sums, products and quotients of
+/// such, and a loop's counters that start there and go up by such a step.
+bool nonNegative(const Facts &facts, const Value *v, int depth) {
+  if (depth > 12 || !v->type.isScalar() || !v->type.elem.isInteger())
+    return false;
+  if (auto it = facts.owners.find(v); it != facts.owners.end()) {
+    const Op *loop = it->second.first;
+    size_t i = it->second.second;
+    if (loop->kind != OpKind::For || loop->opcode != "<")
+      return false;
+    const Region &body = *loop->regions[0];
+    if (i == 0) // the induction variable: from lower, by step
+      return nonNegative(facts, loop->operands[0], depth + 1) && nonNegative(facts, loop->operands[2], depth + 1);
+    // A carried value (or the loop's result for it): from a start, up by a step.
+    const Value *arg = body.args[i], *next = body.yields[i - 1];
+    const Op *add = defOf(next, OpKind::Binary);
+    return nonNegative(facts, loop->operands[2 + i], depth + 1) && add && add->opcode == "+" &&
+           ((add->operands[0] == arg && nonNegative(facts, add->operands[1], depth + 1)) ||
+            (add->operands[1] == arg && nonNegative(facts, add->operands[0], depth + 1)));
+  }
+  const Op *d = v->def;
+  if (!d)
+    return false;
+  switch (d->kind) {
+  case OpKind::Constant:
+    return d->attrs[0].isConst() ? d->attrs[0].value() >= 0
+                                 : facts.tileDims.count(d->attrs[0].str()) > 0;
+  case OpKind::ProgramId:
+  case OpKind::NumPrograms:
+    return true;
+  case OpKind::Cast:
+    return d->operands[0]->type.elem.isInteger() && nonNegative(facts, d->operands[0], depth + 1);
+  case OpKind::Binary:
+    if (d->opcode == "+" || d->opcode == "*" || d->opcode == "/" || d->opcode == "cdiv")
+      return nonNegative(facts, d->operands[0], depth + 1) && nonNegative(facts, d->operands[1], depth + 1);
+    if (d->opcode == "%") // C's remainder has the sign of the dividend
+      return nonNegative(facts, d->operands[0], depth + 1);
+    return false;
+  default:
+    return false;
+  }
+}
+
+/// The mask is exactly 0 <= row < ROWS && 0 <= col < COLS, the bounds host values; a bound
+/// `0 <=` may be left out where the index is provably not negative, and both where the index
+/// wraps (`% ROWS`: no mask on that dimension).
+bool matchMask(const Facts &facts, const Op &copy, Box &box) {
   std::vector<std::pair<const Op *, int>> atoms;
-  if (copy.operands.size() < 3 || !conjuncts(copy.operands[2], -1, atoms))
+  if (copy.operands.size() >= 3 && !conjuncts(copy.operands[2], -1, atoms))
     return false;
   bool lower[2] = {false, false};
   const Value *upper[2] = {nullptr, nullptr};
+  const Index *dims[2] = {&box.row, &box.col};
   for (auto [a, axisAbove] : atoms) {
     // idx OP x, with `>` and `<=` turned around.
     const Value *idx = a->operands[0], *x = a->operands[1];
@@ -206,7 +278,7 @@ bool matchMask(const Op &copy, Box &box) {
     // Rows are expanded along axis 1 ([R, 1]), columns along axis 0 ([1, C]).
     int d = axis == 1 && sameIndex(idx, box.row) ? 0 : axis == 0 && sameIndex(idx, box.col) ? 1 : -1;
     const Value *bound = hostValue(x);
-    if (d < 0 || !bound)
+    if (d < 0 || !bound || dims[d]->wrap) // a wrapped index is bounded by its wrap alone
       return false;
     if (op == ">=" && defOf(bound, OpKind::Constant) && bound->def->attrs[0].isConst(0)) {
       lower[d] = true;
@@ -214,6 +286,14 @@ bool matchMask(const Op &copy, Box &box) {
       upper[d] = bound;
     } else {
       return false;
+    }
+  }
+  for (int d = 0; d < 2; ++d) {
+    if (dims[d]->wrap) {
+      upper[d] = dims[d]->wrap;
+      lower[d] = true; // a negative row would read outside the matrix, unmasked
+    } else if (!lower[d] && upper[d]) {
+      lower[d] = !dims[d]->start || nonNegative(facts, dims[d]->start, 0);
     }
   }
   if (!lower[0] || !lower[1] || !upper[0] || !upper[1])
@@ -231,6 +311,16 @@ public:
     walkOps(k_, [&](Op &op) {
       if (op.kind == OpKind::For)
         loops.push_back(&op);
+      for (auto &r : op.regions)
+        for (size_t i = 0; i < r->args.size(); ++i)
+          facts_.owners[r->args[i]] = {&op, i};
+      if (op.kind == OpKind::For) // a loop's results: its carried values after the last trip
+        for (size_t i = 0; i < op.results.size(); ++i)
+          facts_.owners[op.results[i]] = {&op, i + 1};
+      if (op.result)
+        for (const SymExpr &d : op.result->type.shape)
+          if (!d.isConst())
+            facts_.tileDims.insert(d.str());
     });
     for (Op *loop : loops)
       if (OpPosition at = locate(k_, loop); at.region)
@@ -239,6 +329,7 @@ public:
 
 private:
   Kernel &k_;
+  Facts facts_;
   Op *lastMap_ = nullptr; // maps go after the params, in order
   std::map<std::string, int> maps_; // by what they map (hostKey of each operand, the shape)
   int mapCount_ = 0;
@@ -287,7 +378,163 @@ private:
   }
 
   void lowerLoop(Region &parent, size_t at);
+  bool wrapsUnseen(const Op &copy, const Box &box, Region &body);
+  bool storedOnlyBelow(const Value *result, int accDim, const Index &wrapped);
 };
+
+/// The same scalar: one value, equal constants, or the same operation on the same scalars
+/// (a product recomputed for the epilogue).
+bool sameScalar(const Value *a, const Value *b, int depth = 0) {
+  if (a == b)
+    return true;
+  if (depth > 6 || !a->def || !b->def || a->def->kind != b->def->kind ||
+      a->def->opcode != b->def->opcode || !(a->type.elem == b->type.elem))
+    return false;
+  const Op &x = *a->def, &y = *b->def;
+  switch (x.kind) {
+  case OpKind::Constant:
+  case OpKind::Param:
+    return x.attrs[0].sameAs(y.attrs[0]);
+  case OpKind::ProgramId:
+    return x.axis == y.axis;
+  case OpKind::Binary:
+  case OpKind::Cast:
+    for (size_t i = 0; i < x.operands.size(); ++i)
+      if (!sameScalar(x.operands[i], y.operands[i], depth + 1))
+        return false;
+    return x.operands.size() == y.operands.size();
+  default:
+    return false;
+  }
+}
+
+/// A copy whose rows (or columns) wrap (`% M`) reads other rows than a box does past the
+/// matrix's edge: TMA fills zeros there. That is invisible when those rows of the tl::dot that
+/// reads the stage only ever reach stores masked to below the edge (tutorial 03: the
+/// wrapped rows' results are not stored). The wrapped dimension must be the dot's M (of A) or
+/// N (of B): a wrapped K would add other products in.
+bool TmaCopies::wrapsUnseen(const Op &copy, const Box &box, Region &body) {
+  if (!box.row.wrap && !box.col.wrap)
+    return true;
+  const Value *ring = copy.operands[0]->def->operands[0];
+  bool seen = false;
+  bool ok = true;
+  walkOps(body, [&](Op &op) {
+    if (op.kind != OpKind::Dot)
+      return;
+    for (int j = 0; j < 2; ++j) {
+      const Op *view = defOf(op.operands[size_t(j)], OpKind::StageView);
+      if (!view || view->operands[0] != ring)
+        continue;
+      seen = true;
+      // The staged dimension that is the dot's M (A) or N (B).
+      int outer = j == 0 ? (op.dotTransposed[0] ? 1 : 0) : (op.dotTransposed[1] ? 0 : 1);
+      const Index &wrapped = outer == 0 ? box.row : box.col;
+      const Index &inner = outer == 0 ? box.col : box.row;
+      ok = ok && !inner.wrap && wrapped.wrap && storedOnlyBelow(op.result, j, wrapped);
+    }
+  });
+  return seen && ok;
+}
+
+/// Whether every value computed from `result` row by row (column by column for accDim 1) only
+/// reaches memory through stores whose mask keeps that dimension's index below the wrap's bound.
+bool TmaCopies::storedOnlyBelow(const Value *result, int accDim, const Index &wrapped) {
+  // Readers of each value: (op, operand) pairs, and yields (the op whose region yields it, its
+  // position).
+  std::map<const Value *, std::vector<std::pair<Op *, size_t>>> readers;
+  std::map<const Value *, std::vector<std::pair<Op *, size_t>>> yielders;
+  walkOps(k_, [&](Op &op) {
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      readers[op.operands[i]].push_back({&op, i});
+    for (auto &r : op.regions)
+      for (size_t i = 0; i < r->yields.size(); ++i)
+        yielders[r->yields[i]].push_back({&op, i});
+  });
+  std::vector<const Value *> work = {result};
+  std::set<const Value *> done;
+  auto derive = [&](const Value *v) {
+    if (done.insert(v).second)
+      work.push_back(v);
+  };
+  while (!work.empty()) {
+    const Value *v = work.back();
+    work.pop_back();
+    for (auto [op, i] : yielders[v]) {
+      if (op->kind == OpKind::For) { // the next iteration's value and the loop's result
+        derive(op->regions[0]->args[i + 1]);
+        derive(op->results[i]);
+      } else if (op->kind == OpKind::If) {
+        derive(op->results[i]);
+      } else {
+        return false;
+      }
+    }
+    for (auto [op, i] : readers[v]) {
+      switch (op->kind) {
+      case OpKind::Binary:
+      case OpKind::Unary:
+      case OpKind::Ternary:
+      case OpKind::Select:
+      case OpKind::Cast:
+      case OpKind::Bitcast:
+      case OpKind::ConvertLayout:
+        // Element for element, in place: the same rows and columns.
+        if (!op->result || op->result->type.shape.size() != v->type.shape.size())
+          return false;
+        derive(op->result);
+        break;
+      case OpKind::Dot:
+        // As the accumulator: each result element adds to its own; as A, result row r is
+        // made from row r alone.
+        if (!(i == 2 || (i == 0 && accDim == 0)))
+          return false;
+        derive(op->result);
+        break;
+      case OpKind::For:
+        if (i < 3)
+          return false;
+        derive(op->regions[0]->args[i - 2]);
+        break;
+      case OpKind::If:
+        if (i == 0)
+          return false;
+        break; // carried in; what the branches yield is followed from their yields
+      case OpKind::Store: {
+        if (i != 1 || op->operands.size() < 3)
+          return false;
+        std::vector<std::pair<const Op *, int>> atoms;
+        if (!conjuncts(op->operands[2], -1, atoms))
+          return false;
+        bool below = false;
+        for (auto [a, axisAbove] : atoms) {
+          if (a->opcode != "<" && a->opcode != "&&")
+            continue;
+          int axis;
+          const Value *idx = stripReshapes(a->operands[0], axis);
+          if (axis < 0)
+            axis = axisAbove;
+          const Value *bound = hostValue(a->operands[1]);
+          Index index;
+          // Rows are expanded along axis 1, columns along axis 0.
+          if (axis == 1 - accDim && bound && hostKey(bound) == hostKey(wrapped.wrap) &&
+              indexOf(idx, index) && !index.wrap &&
+              arangeOf(index)->type.shape[0].sameAs(arangeOf(wrapped)->type.shape[0]) &&
+              ((!index.start && !wrapped.start) ||
+               (index.start && wrapped.start && sameScalar(index.start, wrapped.start))))
+            below = true;
+        }
+        if (!below)
+          return false;
+        break;
+      }
+      default:
+        return false;
+      }
+    }
+  }
+  return true;
+}
 
 /// The async copies in `r` and the regions nested in it.
 void copiesIn(Region &r, std::vector<Op *> &out) {
@@ -338,7 +585,7 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
     Box b;
     bool tile = c->operands[0]->type.shape.size() == 2; // rank-1 stages stay on cp.async
     if (tile && defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) &&
-        matchMask(*c, b))
+        matchMask(facts_, *c, b) && wrapsUnseen(*c, b, body))
       boxes.push_back({c, b});
   }
   if (boxes.empty())
