@@ -210,6 +210,7 @@ bench_triton() {
   $py "$ROOT/bench/peers/layer_norm.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   $py "$ROOT/bench/peers/matmul.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   $py "$ROOT/bench/peers/spellings.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
+  $py "$ROOT/bench/peers/matmul_descriptor.py" >>"$OUT/bench_triton_torch.jsonl" || rc=1
   return $rc
 }
 if [[ $PARTS != tests && $PARTS != torch ]]; then
