@@ -1,5 +1,6 @@
 // bench_matmul.cpp - matmul (examples/matmul) through tilec's NVRTC path, fp16 and bf16,
-// M x N x K = 4096^3, 8192^3 and 8192 x 8192 x 1024, each over a few tile configurations (the
+// M x N x K = 4096^3, 8192^3, 8192 x 8192 x 1024, a tall-skinny 16384 x 1024 x 16384 and a small
+// 1024^3, each over a few tile configurations (the
 // fastest is the tilec row; compile-time choices until autotuning picks them). FLOPs: 2 * M * N * K.
 // Inputs are random (tensor cores draw less power, and clock higher, on zeros); a problem
 // this size is far bigger than L2, so one set of buffers is enough.
@@ -97,7 +98,8 @@ void bench_shape(int M, int N, int K, const char *type, cudaStream_t s,
 int main() {
   return bench::run_on_gpu("bench_matmul", [](cudaStream_t s) {
     for (auto [m, n, k] : {std::array{4096, 4096, 4096}, std::array{8192, 8192, 8192},
-                           std::array{8192, 8192, 1024}}) {
+                           std::array{8192, 8192, 1024}, std::array{16384, 1024, 16384},
+                           std::array{1024, 1024, 1024}}) {
       bench_shape<tl::half>(m, n, k, "fp16", s, std::make_index_sequence<kConfigs.size()>{});
       bench_shape<tl::bfloat16>(m, n, k, "bf16", s, std::make_index_sequence<kConfigs.size()>{});
     }

@@ -17,8 +17,8 @@
 // can reach) before the launch, a sample of rows compared. A problem that fails is not timed;
 // the program then exits 1 after the others ran.
 //
-// Timed: matmuls at 4096^3 and 8192^3, attention at Z=4, H=32, N_CTX 1024 and 4096, HEAD_DIM
-// 64 and 128, causal or not. FLOPs: 2*M*N*K for the matmuls (int8 operations counted the
+// Timed: matmuls at 4096^3, 8192^3, 8192^2 x 1024, 16384 x 1024 x 16384 and 1024^3, attention
+// at Z=4, H=32, N_CTX 1024 and 4096, HEAD_DIM 64 and 128, causal or not. FLOPs: 2*M*N*K for the matmuls (int8 operations counted the
 // same), 4*Z*H*N^2*D for attention, half that when causal. The problems are far bigger than
 // L2 or close to it, so one set of buffers is used (as bench_matmul). Times are the median of
 // CUDA-event timings after warm-up; Triton and torch do the same problems in peers/spellings.py.
@@ -432,7 +432,7 @@ template <class T> void matmul_shape(int M, int N, int K, bool timed, cudaStream
   for (Spelling sp : {Spelling::offsets, Spelling::linear_nt, Spelling::descriptor})
     if (spelling_wanted(sp))
       run_matmul<T>(sp, M, N, K, timed, s);
-  if (timed && spelling_wanted(Spelling::advancing))
+  if (spelling_wanted(Spelling::advancing))
     run_matmul<T>(Spelling::advancing, M, N, K, timed, s);
 }
 
@@ -460,6 +460,13 @@ int main() {
     if (wanted("matmul")) {
       matmul_shape<tl::half>(8192, 8192, 1024, true, s);
       matmul_shape<tl::bfloat16>(8192, 8192, 1024, true, s);
+    }
+    // Tall-skinny (few columns of tiles against many K steps) and small (fewer tiles than SMs).
+    if (wanted("matmul")) {
+      for (auto [m, n, k] : {std::array{16384, 1024, 16384}, std::array{1024, 1024, 1024}}) {
+        matmul_shape<tl::half>(m, n, k, true, s);
+        matmul_shape<tl::bfloat16>(m, n, k, true, s);
+      }
     }
     for (int size : {4096, 8192}) {
       if (wanted("matmul")) {

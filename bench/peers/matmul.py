@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Triton and PyTorch (cuBLAS) matmul for bench_matmul's shapes, fp16 and bf16, as JSON lines.
 
-Shapes M x N x K: 4096^3, 8192^3 and 8192 x 8192 x 1024; inputs uniform in [-1, 1), as
+Shapes M x N x K: 4096^3, 8192^3, 8192 x 8192 x 1024, 16384 x 1024 x 16384 and 1024^3; inputs uniform in [-1, 1), as
 bench_matmul.cpp. TFLOP/s = 2 * M * N * K / time. Rows:
 - triton: the matmul of Triton's tutorial 03, autotuned over the tutorial's CUDA configs
   (the note names the one chosen);
@@ -17,7 +17,8 @@ import triton.language as tl
 
 from common import emit, median_ms, require_gpu
 
-SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024))
+SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024), (16384, 1024, 16384),
+          (1024, 1024, 1024))
 DTYPES = ((torch.float16, "fp16"), (torch.bfloat16, "bf16"))
 
 

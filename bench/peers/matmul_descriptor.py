@@ -3,7 +3,7 @@
 and without Triton's warp specialization (`tl.range(..., warp_specialize=True)`), as JSON lines
 beside bench_spellings' matmul_descriptor rows.
 
-Shapes S x S x S for S = 4096, 8192 and 8192 x 8192 x 1024, fp16 and bf16, inputs uniform in
+Shapes S x S x S for S = 4096, 8192, 8192 x 8192 x 1024, 16384 x 1024 x 16384 and 1024^3, fp16 and bf16, inputs uniform in
 [-1, 1). Rows are named as bench_spellings names them ("matmul_offsets fp16 4096x4096x4096");
 providers "triton (tensor descriptors)" and "triton (tensor descriptors, warp-specialized)",
 each autotuned over the configs below (the note names the one chosen). A mode Triton cannot
@@ -17,7 +17,8 @@ import triton.language as tl
 
 from common import emit, median_ms, require_gpu
 
-SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024))
+SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024), (16384, 1024, 16384),
+          (1024, 1024, 1024))
 DTYPES = ((torch.float16, "fp16"), (torch.bfloat16, "bf16"))
 
 

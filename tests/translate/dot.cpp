@@ -1,6 +1,6 @@
 // tl::dot: the result and its accumulator take the mma layout; register operands are staged
-// through the shared scratch buffer; a loop whose loads only feed dot is pipelined: the loads
-// and the pointers they advance run NUM_STAGES - 1 iterations ahead, into stage buffers.
+// through the shared scratch buffer; a loop whose loads only feed dot is pipelined: the loads run
+// NUM_STAGES - 1 iterations ahead, pointers advanced by a fixed step recomputed from k0_ahead.
 #include <tilec/tl.h>
 
 template <int BM, int BN, int BK>
@@ -57,18 +57,18 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU:       tl::bfloat16* const bv_stages = reinterpret_cast<tl::bfloat16*>(dsmem + PIPELINE_STAGES * (BM * (BK * 2)));
 // CU:       // dot.cpp:25: prologue: the copies for the first STAGES - 1 iterations
 // CU-NEXT:  int k0_ahead = 0;
-// CU-NEXT:  int64_t a_ptrs_advance = int64_t(0);
-// CU-NEXT:  int64_t b_ptrs_advance = int64_t(0);
 // CU-NEXT:  for (int stage = 0; stage < (PIPELINE_STAGES - 1); stage += 1) {
 // CU:         if ((k0_ahead < k)) {
 // CU:           [[MASK:t[0-9]+]][i] = (rk[L{{[0-9]+}}::from_parent(i)] < (k - k0_ahead));
+// CU-NEXT:      const int64_t a_ptrs_advance = tilec::cast<int64_t>(k0_ahead);
 // CU:           a_ptrs[i] = (((a + (rm[L{{[0-9]+}}::from_parent(i)] * k)) + rk[L{{[0-9]+}}::from_parent(i)]) + a_ptrs_advance);
 // CU-NEXT:      tl::bfloat16* const av_next = av_stages + stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
 // CU:           tilec::copy_tile_async<L{{[0-9]+}}, av_next_width, av_next_mask_uniform, tilec::SmemTile<BM, BK, tl::bfloat16>>(av_next, a_ptrs, [[MASK]], tid);
+// CU-NEXT:      const int64_t b_ptrs_advance = (tilec::cast<int64_t>(k0_ahead) * tilec::cast<int64_t>(BN));
 // CU:           b_ptrs[i] = (((b + (rk_1[L{{[0-9]+}}::from_parent(i)] * BN)) + rn[L{{[0-9]+}}::from_parent(i)]) + b_ptrs_advance);
 // CU:           tilec::copy_tile_async<L{{[0-9]+}}, bv_next_width, tilec::SmemTile<BK, BN, tl::bfloat16>>(bv_next, b_ptrs, tid);
-// CU-NEXT:      const int64_t [[A_NEXT:t[0-9]+]] = (a_ptrs_advance + tilec::cast<int64_t>(BK));
-// CU-NEXT:      const int64_t [[B_NEXT:t[0-9]+]] = (b_ptrs_advance + tilec::cast<int64_t>((BK * BN)));
+// CU-NEXT:    }
+// CU-NEXT:    const int {{t[0-9]+}} = (k0_ahead + BK);
 // CU:         tilec::cp_async_commit();
 // CU:       for (int k0 = 0; k0 < k; k0 += BK) {
 // CU-NEXT:    // dot.cpp:25: this iteration's stage has landed

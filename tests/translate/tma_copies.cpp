@@ -214,3 +214,69 @@ TILEC_KERNEL void wrap_colsum(const tl::half *a, const tl::half *b, float *c, in
 // IR-LABEL: kernel @wrap_colsum<int BM, int BN, int BK>
 // IR-NOT:   tma_map
 // IR:       async_copy
+
+// Tutorial 03 as written there: pointers advanced each iteration (`a_ptrs += BK`,
+// `b_ptrs += BK * N`) and the K tail masked by `offs_k < K - k * BK`. The pipeline recomputes
+// the advanced pointers from the iteration's number, so A's box starts at column k * BK and
+// B's at row k * BK, and the mask bounds the shifted coordinate by K: both are boxes. The
+// activation under `if constexpr` keeps the wrapped rows element for element.
+template <int BM, int BN, int BK, bool RELU>
+TILEC_KERNEL void advance_mm(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
+  auto offs_m = (tl::program_id(0) * BM + tl::arange<0, BM>()) % M;
+  auto offs_n = (tl::program_id(1) * BN + tl::arange<0, BN>()) % N;
+  auto offs_k = tl::arange<0, BK>();
+  auto a_ptrs = a + tl::expand_dims<1>(offs_m) * K + tl::expand_dims<0>(offs_k);
+  auto b_ptrs = b + tl::expand_dims<1>(offs_k) * N + tl::expand_dims<0>(offs_n);
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < tl::cdiv(K, BK); ++k) {
+    auto a_tile = tl::load(a_ptrs, tl::expand_dims<0>(offs_k) < K - k * BK, 0.0f);
+    auto b_tile = tl::load(b_ptrs, tl::expand_dims<1>(offs_k) < K - k * BK, 0.0f);
+    acc = tl::dot(a_tile, b_tile, acc);
+    a_ptrs += BK;
+    b_ptrs += BK * N;
+  }
+  if constexpr (RELU)
+    acc = tl::maximum(acc, 0.0f);
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  tl::store(c + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), acc,
+            (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N));
+}
+
+// IR-LABEL: kernel @advance_mm<int BM, int BN, int BK, bool RELU>
+// IR:       tma_map %0:a, %3:M, %5:K, %5:K [BM] [BK]
+// IR-NEXT:  tma_map %1:b, %5:K, %4:N, %4:N [BK] [BN]
+// IR-NOT:   async_copy
+// IR:       async_wait [[BARS:%[0-9]+]]:landed [PIPELINE_STAGES - 2]
+
+// CU-LABEL: advance_mm(
+// CU:       tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>(a_tile_next, &a_map, {{t[0-9]+}}, (k_ahead * BK), &landed[stage]);
+// CU:       tilec::tma_load_tile<tilec::SmemTile<BK, BN, tl::half>>(b_tile_next, &b_map, (k_ahead * BK), {{t[0-9]+}}, &landed[stage]);
+
+// The same, but A advances two blocks while its mask assumes one: the box starting at column
+// 2 * k * BK would be bounded by K, the mask reads up to K - k * BK past it. A stays cp.async.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void advance_skew_mm(const tl::half *a, const tl::half *b, float *c, int M, int N,
+                                  int K) {
+  auto offs_m = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto offs_k = tl::arange<0, BK>();
+  auto offs_n = tl::arange<0, BN>();
+  auto a_ptrs = a + tl::expand_dims<1>(offs_m) * K + tl::expand_dims<0>(offs_k);
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < tl::cdiv(K, 2 * BK); ++k) {
+    auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_m) < M) &
+                                       (tl::expand_dims<0>(offs_k) < K - k * BK), 0.0f);
+    auto b_tile = tl::load(b + tl::expand_dims<1>(offs_k) * N + tl::expand_dims<0>(offs_n));
+    acc = tl::dot(a_tile, b_tile, acc);
+    a_ptrs += 2 * BK;
+  }
+  tl::store(c + tl::expand_dims<1>(offs_m) * N + tl::expand_dims<0>(offs_n), acc,
+            tl::expand_dims<1>(offs_m) < M);
+}
+
+// IR-LABEL: kernel @advance_skew_mm<int BM, int BN, int BK>
+// IR-NOT:   tma_map
+// IR:       async_copy
+// IR-NOT:   tma_copy
+// IR:       async_copy
+// IR-NOT:   tma_copy

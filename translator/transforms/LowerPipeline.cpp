@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 namespace tilec {
 
@@ -47,6 +48,7 @@ private:
   std::vector<Value *> recomputed_;
 
   void carryDistances();
+  Value *iterationIndex(Builder &b, Value **perStep);
   Value *constant(Builder &b, const SymExpr &v, ScalarKind kind) {
     Op *c = b.create(OpKind::Constant, {}, Type::scalarOf(kind));
     c->attrs = {v};
@@ -58,10 +60,103 @@ private:
                                   const std::vector<Value *> &carriedNow);
 };
 
+/// The values `r` and the regions nested in it define (their arguments too).
+void definedIn(const Region &r, std::set<const Value *> &out) {
+  out.insert(r.args.begin(), r.args.end());
+  for (auto &op : r.ops) {
+    if (op->result)
+      out.insert(op->result);
+    out.insert(op->results.begin(), op->results.end());
+    for (auto &sub : op->regions)
+      definedIn(*sub, out);
+  }
+}
+
+/// Whether `v` has one value in every iteration of the loop whose body defines `inside`:
+/// defined outside it, or constants, casts and arithmetic of such values.
+bool loopInvariant(const Value *v, const std::set<const Value *> &inside, int depth = 0) {
+  if (!inside.count(v))
+    return true;
+  const Op *d = v->def;
+  if (depth > 8 || !d || !v->type.isScalar())
+    return false;
+  if (d->kind == OpKind::Constant)
+    return true;
+  if (d->kind != OpKind::Binary && d->kind != OpKind::Cast)
+    return false;
+  for (const Value *o : d->operands)
+    if (!loopInvariant(o, inside, depth + 1))
+      return false;
+  return true;
+}
+
+/// A copy of loop-invariant `v` computed at `b` (what is defined outside the loop is read
+/// where it is).
+Value *recomputeAt(Builder &b, Value *v, const std::set<const Value *> &inside) {
+  if (!inside.count(v))
+    return v;
+  std::vector<Value *> ins;
+  for (Value *o : v->def->operands)
+    ins.push_back(recomputeAt(b, o, inside));
+  Op *c = b.clone(*v->def, ins, v->type);
+  c->stage = Op::Stage::Producer;
+  return c->result;
+}
+
+/// One value, or constants of one value.
+bool sameValue(const Value *a, const Value *b) {
+  return a == b || (a->def && b->def && a->def->kind == OpKind::Constant &&
+                    b->def->kind == OpKind::Constant && a->def->attrs[0].sameAs(b->def->attrs[0]));
+}
+
+/// The number of the iteration the induction variable is at, `(iv - lo) / step` (`iv` when
+/// the loop counts from 0 by 1), times `perStep` when `perStep` is not null: then with the
+/// division left out (`iv - lo`) when `perStep` is `step`, and `(iv - lo) * rest` when
+/// `perStep` is `step * rest` (`k0 += BK` with pointers advanced by `BK * N`).
+Value *Lowering::iterationIndex(Builder &b, Value **perStep) {
+  Value *iv = body_.args[0], *lo = loop_.operands[0], *step = loop_.operands[2];
+  auto isConst = [](const Value *v, int64_t c) {
+    return v->def && v->def->kind == OpKind::Constant && v->def->attrs[0].isConst(c);
+  };
+  Value *i = iv;
+  if (!isConst(lo, 0)) {
+    Op *sub = b.create(OpKind::Binary, {i, lo}, iv->type);
+    sub->opcode = "-";
+    sub->stage = Op::Stage::Producer;
+    i = sub->result;
+  }
+  if (perStep && *perStep) {
+    Value *by = *perStep;
+    const Op *mul = by->def && by->def->kind == OpKind::Binary && by->def->opcode == "*" ? by->def : nullptr;
+    if (sameValue(by, step)) {
+      *perStep = nullptr;
+      return i;
+    }
+    for (int j = 0; mul && j < 2; ++j)
+      if (sameValue(mul->operands[size_t(j)], step)) {
+        *perStep = mul->operands[size_t(1 - j)];
+        return i;
+      }
+  }
+  if (!isConst(step, 1)) {
+    Op *div = b.create(OpKind::Binary, {i, step}, iv->type);
+    div->opcode = "/";
+    div->stage = Op::Stage::Producer;
+    i = div->result;
+  }
+  return i;
+}
+
 /// Producer-carried pointer tiles advanced by a scalar (`p = p + s`), started from an addptr
-/// and not read after the loop, become the distance advanced: `p` is then `init + distance`,
-/// with `init` recomputed in the loop.
+/// and not read after the loop, are recomputed from the distance advanced: `p` is then
+/// `init + distance`, with `init` recomputed in the loop. When `s` is the same in every
+/// iteration the distance is `i * s` at the i-th iteration, and the loop no longer carries
+/// `p`: the pointers are then what a kernel computing its offsets from the loop index has
+/// (tutorial 03's `a_ptrs += BLOCK_K` reads as `a + ... + k * BLOCK_K`), which the copy
+/// engine's boxes are matched against. Otherwise the loop carries the distance.
 void Lowering::carryDistances() {
+  std::set<const Value *> inside;
+  definedIn(body_, inside);
   for (size_t j = 0; j < loop_.results.size(); ++j) {
     Value *arg = body_.args[j + 1], *init = loop_.operands[3 + j], *next = body_.yields[j];
     Op *advance = next->def;
@@ -73,12 +168,36 @@ void Lowering::carryDistances() {
       continue;
     Type i64 = Type::scalarOf(ScalarKind::I64);
     std::string name = loop_.carriedNames[j] + "_advance";
-    Value *distance = k_.newValue(i64, name);
+    Value *by = advance->operands[1];
+    bool indexed = loopInvariant(by, inside) && by->type.elem.isInteger();
     Op *firstUser = nullptr; // the pointers are recomputed right before it
     for (auto &op : body_.ops)
       if (!firstUser && std::count(op->operands.begin(), op->operands.end(), arg))
         firstUser = op.get();
     Builder top(k_, firstUser);
+    auto widen = [&](Builder &b, Value *v) {
+      if (v->type.elem == i64.elem)
+        return v;
+      Op *w = b.create(OpKind::Cast, {v}, i64);
+      w->stage = Op::Stage::Producer;
+      return w->result;
+    };
+    Value *distance;
+    if (indexed) {
+      Value *perStep = by;
+      Value *i = widen(top, iterationIndex(top, &perStep));
+      if (perStep) {
+        Op *mul = top.create(OpKind::Binary, {i, widen(top, recomputeAt(top, perStep, inside))}, i64);
+        mul->opcode = "*";
+        mul->stage = Op::Stage::Producer;
+        i = mul->result;
+      }
+      distance = i;
+      if (distance->name.empty() && distance->def)
+        distance->name = name;
+    } else {
+      distance = k_.newValue(i64, name);
+    }
     Op *base = top.clone(*init->def, init->def->operands, init->type);
     Op *now = top.create(OpKind::AddPtr, {base->result, distance}, arg->type);
     now->result->layout = arg->layout;
@@ -87,14 +206,23 @@ void Lowering::carryDistances() {
     base->stage = now->stage = Op::Stage::Producer;
     replaceAllUses(k_, arg, now->result);
 
-    Value *by = advance->operands[1];
-    Builder b(k_, advance, /*after=*/true);
-    if (!(by->type.elem == i64.elem)) {
-      Op *widen = b.create(OpKind::Cast, {by}, i64);
-      widen->stage = Op::Stage::Producer;
-      by = widen->result;
+    if (indexed) { // the loop stops carrying p
+      next->uses--;
+      eraseIfDead(k_, next);
+      init->uses--;
+      eraseIfDead(k_, init);
+      loop_.operands.erase(loop_.operands.begin() + long(3 + j));
+      body_.args.erase(body_.args.begin() + long(j + 1));
+      body_.yields.erase(body_.yields.begin() + long(j));
+      loop_.results.erase(loop_.results.begin() + long(j));
+      loop_.carriedNames.erase(loop_.carriedNames.begin() + long(j));
+      loop_.producerCarried.erase(loop_.producerCarried.begin() + long(j));
+      --j;
+      continue;
     }
-    Op *add = b.create(OpKind::Binary, {distance, by}, i64);
+
+    Builder b(k_, advance, /*after=*/true);
+    Op *add = b.create(OpKind::Binary, {distance, widen(b, by)}, i64);
     add->opcode = "+";
     add->stage = Op::Stage::Producer;
     body_.yields[j] = add->result;

@@ -3,6 +3,7 @@
 #include "ir/Rewriter.h"
 #include "transforms/LowerPipeline.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -96,7 +97,31 @@ struct Box {
   Value *base = nullptr;
   const Value *stride = nullptr, *rows = nullptr, *cols = nullptr;
   Index row, col;
+  // A scalar the pointers advance by, as the factors of a product, split into the rows it
+  // moves (the product's other factors where one is the row stride) or else the columns:
+  // tutorial 03's `a_ptrs += BLOCK_K` (a column shift of k * BLOCK_K) and
+  // `b_ptrs += BLOCK_K * stride_bk` (a row shift of k * BLOCK_K). Empty: none.
+  std::vector<Value *> rowShift, colShift;
 };
+
+/// `v` without integer casts (widenings of an int index to the pointer offset's int64).
+Value *stripIntCasts(const Value *v) {
+  while (v->def && v->def->kind == OpKind::Cast && v->type.elem.isInteger() &&
+         v->def->operands[0]->type.elem.isInteger())
+    v = v->def->operands[0];
+  return const_cast<Value *>(v);
+}
+
+/// The factors of scalar product `v` (through integer casts), in order.
+void factorsOf(const Value *v, std::vector<Value *> &out) {
+  Value *u = stripIntCasts(v);
+  if (const Op *d = defOf(u, OpKind::Binary); d && d->opcode == "*") {
+    factorsOf(d->operands[0], out);
+    factorsOf(d->operands[1], out);
+    return;
+  }
+  out.push_back(u);
+}
 
 /// The arange(0, N) an index adds its start to.
 const Value *arangeOf(const Index &i) {
@@ -128,6 +153,32 @@ void summands(const Value *v, std::vector<const Value *> &terms) {
   terms.push_back(v);
 }
 
+/// The same scalar: one value, equal constants, or the same operation on the same scalars
+/// (a product recomputed for the epilogue).
+bool sameScalar(const Value *a, const Value *b, int depth = 0) {
+  if (a == b)
+    return true;
+  if (depth > 6 || !a->def || !b->def || a->def->kind != b->def->kind ||
+      a->def->opcode != b->def->opcode || !(a->type.elem == b->type.elem))
+    return false;
+  const Op &x = *a->def, &y = *b->def;
+  switch (x.kind) {
+  case OpKind::Constant:
+  case OpKind::Param:
+    return x.attrs[0].sameAs(y.attrs[0]);
+  case OpKind::ProgramId:
+    return x.axis == y.axis;
+  case OpKind::Binary:
+  case OpKind::Cast:
+    for (size_t i = 0; i < x.operands.size(); ++i)
+      if (!sameScalar(x.operands[i], y.operands[i], depth + 1))
+        return false;
+    return x.operands.size() == y.operands.size();
+  default:
+    return false;
+  }
+}
+
 /// base + rowIndex * stride + colIndex (in any grouping and order, through chained addptrs),
 /// reshaped to the copy's [R, C].
 bool matchPointers(const Op &copy, Box &box) {
@@ -150,7 +201,14 @@ bool matchPointers(const Op &copy, Box &box) {
       !(base->type.elem == copy.operands[0]->type.elem))
     return false;
   bool haveRow = false, haveCol = false;
+  std::vector<const Value *> shifts;
   for (const Value *t : terms) {
+    if (t->type.isScalar()) { // a distance advanced (see LowerPipeline's carryDistances)
+      if (!t->type.elem.isInteger())
+        return false;
+      shifts.push_back(t);
+      continue;
+    }
     int axis;
     const Value *s = stripReshapes(t, axis);
     Index index;
@@ -177,8 +235,39 @@ bool matchPointers(const Op &copy, Box &box) {
     }
   }
   box.base = base;
-  return haveRow && haveCol && box.row.tile->type.shape[0].sameAs(ptrs->type.shape[0]) &&
-         box.col.tile->type.shape[0].sameAs(ptrs->type.shape[1]);
+  if (!haveRow || !haveCol || !box.row.tile->type.shape[0].sameAs(ptrs->type.shape[0]) ||
+      !box.col.tile->type.shape[0].sameAs(ptrs->type.shape[1]))
+    return false;
+  for (const Value *t : shifts) {
+    std::vector<Value *> f;
+    factorsOf(t, f);
+    for (const Value *x : f)
+      if (!x->type.isScalar() || !x->type.elem.is(ScalarKind::I32))
+        return false; // int32 box coordinates
+    auto byStride = std::find_if(f.begin(), f.end(),
+                                 [&](const Value *x) { return sameScalar(x, box.stride); });
+    bool rows = byStride != f.end() && f.size() > 1;
+    if (rows)
+      f.erase(byStride);
+    std::vector<Value *> &shift = rows ? box.rowShift : box.colShift;
+    if (!shift.empty() || (rows ? box.row.wrap : box.col.wrap))
+      return false; // one shift per dimension, none where the index wraps
+    shift = f;
+  }
+  return true;
+}
+
+/// The same product: factors that pair off as the same scalars.
+bool sameProduct(std::vector<Value *> a, const std::vector<Value *> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (const Value *y : b) {
+    auto it = std::find_if(a.begin(), a.end(), [&](const Value *x) { return sameScalar(x, y); });
+    if (it == a.end())
+      return false;
+    a.erase(it);
+  }
+  return true;
 }
 
 /// The comparisons a mask is the conjunction of (through broadcasts and expand_dims), each
@@ -277,8 +366,22 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box) {
       axis = axisAbove;
     // Rows are expanded along axis 1 ([R, 1]), columns along axis 0 ([1, C]).
     int d = axis == 1 && sameIndex(idx, box.row) ? 0 : axis == 0 && sameIndex(idx, box.col) ? 1 : -1;
-    const Value *bound = hostValue(x);
-    if (d < 0 || !bound || dims[d]->wrap) // a wrapped index is bounded by its wrap alone
+    if (d < 0)
+      return false;
+    // A shifted dimension's index is bounded by the bound less the shift
+    // (`offs_k < K - k * BLOCK_K`): the box's coordinate, index plus shift, is below the bound.
+    const std::vector<Value *> &shift = d == 0 ? box.rowShift : box.colShift;
+    const Value *bound = nullptr;
+    if (shift.empty()) {
+      bound = hostValue(x);
+    } else if (const Op *less = defOf(stripIntCasts(x), OpKind::Binary);
+               less && less->opcode == "-" && op == "<") {
+      std::vector<Value *> f;
+      factorsOf(less->operands[1], f);
+      if (sameProduct(f, shift))
+        bound = hostValue(less->operands[0]);
+    }
+    if (!bound || dims[d]->wrap) // a wrapped index is bounded by its wrap alone
       return false;
     if (op == ">=" && defOf(bound, OpKind::Constant) && bound->def->attrs[0].isConst(0)) {
       lower[d] = true;
@@ -292,8 +395,11 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box) {
     if (dims[d]->wrap) {
       upper[d] = dims[d]->wrap;
       lower[d] = true; // a negative row would read outside the matrix, unmasked
-    } else if (!lower[d] && upper[d]) {
+    } else if ((!lower[d] || !(d == 0 ? box.rowShift : box.colShift).empty()) && upper[d]) {
+      // `index >= 0` does not bound a shifted coordinate: its start and shift must be.
       lower[d] = !dims[d]->start || nonNegative(facts, dims[d]->start, 0);
+      for (const Value *f : d == 0 ? box.rowShift : box.colShift)
+        lower[d] = lower[d] && nonNegative(facts, f, 0);
     }
   }
   if (!lower[0] || !lower[1] || !upper[0] || !upper[1])
@@ -381,32 +487,6 @@ private:
   bool wrapsUnseen(const Op &copy, const Box &box, Region &body);
   bool storedOnlyBelow(const Value *result, int accDim, const Index &wrapped);
 };
-
-/// The same scalar: one value, equal constants, or the same operation on the same scalars
-/// (a product recomputed for the epilogue).
-bool sameScalar(const Value *a, const Value *b, int depth = 0) {
-  if (a == b)
-    return true;
-  if (depth > 6 || !a->def || !b->def || a->def->kind != b->def->kind ||
-      a->def->opcode != b->def->opcode || !(a->type.elem == b->type.elem))
-    return false;
-  const Op &x = *a->def, &y = *b->def;
-  switch (x.kind) {
-  case OpKind::Constant:
-  case OpKind::Param:
-    return x.attrs[0].sameAs(y.attrs[0]);
-  case OpKind::ProgramId:
-    return x.axis == y.axis;
-  case OpKind::Binary:
-  case OpKind::Cast:
-    for (size_t i = 0; i < x.operands.size(); ++i)
-      if (!sameScalar(x.operands[i], y.operands[i], depth + 1))
-        return false;
-    return x.operands.size() == y.operands.size();
-  default:
-    return false;
-  }
-}
 
 /// A copy whose rows (or columns) wrap (`% M`) reads other rows than a box does past the
 /// matrix's edge: TMA fills zeros there. That is invisible when those rows of the tl::dot that
@@ -497,7 +577,7 @@ bool TmaCopies::storedOnlyBelow(const Value *result, int accDim, const Index &wr
         derive(op->regions[0]->args[i - 2]);
         break;
       case OpKind::If:
-        if (i == 0)
+        if (i == 0 && op->constexprCond.empty()) // a runtime If's condition
           return false;
         break; // carried in; what the branches yield is followed from their yields
       case OpKind::Store: {
@@ -612,7 +692,29 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
       zero->attrs = {SymExpr(0)};
       return zero->result;
     };
-    Value *row0 = startOf(box.row.start), *col0 = startOf(box.col.start);
+    // The coordinate: the index's start plus the shift's product.
+    auto coordinate = [&](Value *start, const std::vector<Value *> &shift) {
+      Value *at = start;
+      Value *product = nullptr;
+      for (Value *f : shift) {
+        if (!product) {
+          product = f;
+          continue;
+        }
+        Op *mul = b.create(OpKind::Binary, {product, f}, Type::scalarOf(ScalarKind::I32));
+        mul->opcode = "*";
+        product = mul->result;
+      }
+      if (!product)
+        return startOf(at);
+      if (!at)
+        return product;
+      Op *add = b.create(OpKind::Binary, {at, product}, Type::scalarOf(ScalarKind::I32));
+      add->opcode = "+";
+      return add->result;
+    };
+    Value *row0 = coordinate(box.row.start, box.rowShift);
+    Value *col0 = coordinate(box.col.start, box.colShift);
     int map = mapFor(box, copy->operands[0]->type);
     Op *tma = b.create(OpKind::TmaCopy,
                        {copy->operands[0], copy->operands[1], copy->operands[2], bars, stage,
