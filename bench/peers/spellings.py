@@ -2,11 +2,12 @@
 """Triton and PyTorch for bench_spellings' problems, as JSON lines (bench_util.h's schema).
 
 Rows, named as bench_spellings.cpp names them so that report.py pairs them:
-- "matmul_offsets {fp16,bf16} S x S x S", S = 4096, 8192: C = A @ B, A [M, K] and B [K, N]
+- "matmul_offsets {fp16,bf16} M x N x K" (4096^3, 8192^3, 8192 x 8192 x 1024, 16384 x 1024 x
+  16384, 1024^3; int8 at 4096^3 and 8192^3): C = A @ B, A [M, K] and B [K, N]
   row-major. torch: torch.matmul (cuBLAS). triton: the kernel below, which spells the loop as
   bench/kernels/matmul_spellings.cpp does (K offsets recomputed from the loop index, pointers
   rebuilt every iteration), autotuned over the same configs.
-- "linear_nt {fp16,bf16} S x S x S": y = x @ W^T, W [N, K] (an nn.Linear weight). torch:
+- "linear_nt {fp16,bf16} M x N x K": y = x @ W^T, W [N, K] (an nn.Linear weight). torch:
   torch.nn.functional.linear. triton: the same kernel reading W through its strides, as
   W's tile [BLOCK_K, BLOCK_N] at w + offs_n[None, :] * stride_wn + offs_k[:, None].
 - "int8_gemm int8 S x S x S": int8 A [M, K] x int8 B [K, N] -> int32, both row-major.
@@ -30,7 +31,9 @@ import triton.language as tl
 
 from common import emit, median_ms, require_gpu
 
-SIZES = (4096, 8192)
+SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024), (16384, 1024, 16384),
+          (1024, 1024, 1024))
+INT8_SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192))
 DTYPES = ((torch.float16, "fp16"), (torch.bfloat16, "bf16"))
 ATTENTION_Z, ATTENTION_H = 4, 32
 ATTENTION_N = (1024, 4096)
@@ -134,8 +137,7 @@ def wanted(family):
 
 
 def bench_products(failures):
-    for size in SIZES:
-        M = N = K = size
+    for M, N, K in SHAPES:
         flops = 2.0 * M * N * K
         shape = f"{M}x{N}x{K}"
         for dtype, label in (DTYPES if wanted("matmul") else ()):
@@ -171,7 +173,7 @@ def bench_products(failures):
             del a, b, w, c
             torch.cuda.empty_cache()
 
-        if not wanted("int8"):
+        if not wanted("int8") or (M, N, K) not in INT8_SHAPES:
             continue
         name = f"int8_gemm int8 {shape}"
         a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
