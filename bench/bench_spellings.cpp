@@ -6,6 +6,7 @@
 //   matmul_descriptor  C = A @ B through tensor descriptors (tutorial 09's spelling; reported
 //                   with matmul_offsets as "tilec (tensor descriptors)")
 //   int8_gemm       int8 x int8 -> int32, the spelling of matmul_offsets
+//   fp8_linear      e4m3 x e4m3 with per-tensor scales -> bfloat16, the spelling of linear_nt
 //   attention_fwd   the forward pass of Triton's fused attention tutorial (fp16)
 // each through its autotuned launcher (TILEC_AUTOTUNE in the kernel file; the note names the
 // config chosen). examples/matmul's matmul, which advances pointer tiles, runs on the same
@@ -26,6 +27,7 @@
 #include "attention_fwd.tilec.h"
 #include "bench_util.h"
 #include "matmul.tilec.h"
+#include "fp8_linear.tilec.h"
 #include "matmul_spellings.tilec.h"
 
 #include <tilec/runtime.h>
@@ -315,6 +317,64 @@ void run_int8(int M, int N, int K, bool timed, cudaStream_t s) {
   }
 }
 
+/// The fp8 product with per-tensor scales: x [M, K] and W [N, K] in e4m3 (values in [-1, 1)
+/// rounded to e4m3), scales 0.5 and 0.25, bfloat16 out, against double sums of the e4m3 values
+/// (sampled rows; the bound allows the tensor cores' shorter fp8 accumulator).
+void run_fp8(int M, int N, int K, bool timed, cudaStream_t s) {
+  const std::string shape = shape_name(M, N, K);
+  const std::string name = "fp8_linear e4m3 " + shape;
+  try {
+    std::vector<float> x_exact, w_exact;
+    Device<tl::float8_e4m3> x(random_values<tl::float8_e4m3>(size_t(M) * K, 41, x_exact));
+    Device<tl::float8_e4m3> w(random_values<tl::float8_e4m3>(size_t(N) * K, 42, w_exact));
+    const float scales[2] = {0.5f, 0.25f};
+    Device<float> scale_x(std::vector<float>{scales[0]}), scale_w(std::vector<float>{scales[1]});
+    Device<tl::bfloat16> y(size_t(M) * N, kPoison<tl::bfloat16>);
+    tilec::Config chosen;
+    auto launch = [&] {
+      auto grid = [&](const tilec::Config &meta) {
+        chosen = meta;
+        return tilec::cdiv(M, meta["BLOCK_M"]) * tilec::cdiv(N, meta["BLOCK_N"]);
+      };
+      fp8_linear_autotuned(grid, s, x.p, w.p, y.p, scale_x.p, scale_w.p, M, N, K, K, K, N);
+    };
+    launch(); // autotunes
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    y.fill(kPoison<tl::bfloat16>);
+    launch();
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    auto got = y.download();
+    Checker chk{name + " [" + chosen.str() + "]"};
+    const double scale = double(scales[0]) * scales[1];
+    std::vector<double> ref(N), mag(N);
+    for (int i : sample_rows(M, 8)) {
+      for (int j = 0; j < N; ++j) {
+        double sum = 0, abs_sum = 0;
+        for (int k = 0; k < K; ++k) {
+          double p = double(x_exact[size_t(i) * K + k]) * w_exact[size_t(j) * K + k];
+          sum += p, abs_sum += std::fabs(p);
+        }
+        ref[j] = sum * scale, mag[j] = abs_sum * scale;
+      }
+      for (int j = 0; j < N; ++j) {
+        double g = float(got[size_t(i) * N + j]);
+        // The tensor cores sum fp8 products in fewer bits than float keeps (about 14; what
+        // torch._scaled_mm calls fast accumulation): 2^-10 of the magnitudes summed.
+        chk.expect(std::fabs(g - ref[j]) <= std::fabs(ref[j]) / 128 + 0x1p-10 * mag[j] + 1e-6,
+                   "(" + std::to_string(i) + ", " + std::to_string(j) + ")", g, ref[j]);
+      }
+    }
+    if (!chk.done() || !timed)
+      return;
+    double ms = bench::median_ms([&](int) { launch(); }, s, 5, 20);
+    bench::emit({name, "tilec", ms, "TFLOP/s", 2.0 * M * N * K / (ms * 1e9),
+                 "autotuned: " + chosen.str() + " (fp8 operations per second)"});
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "bench_spellings: %s: FAILED: %s\n", name.c_str(), e.what());
+    ++g_failures;
+  }
+}
+
 // ---- attention ------------------------------------------------------------------------------
 
 template <int D, bool CAUSAL, class T>
@@ -436,7 +496,7 @@ template <class T> void matmul_shape(int M, int N, int K, bool timed, cudaStream
     run_matmul<T>(Spelling::advancing, M, N, K, timed, s);
 }
 
-/// Whether the family (matmul, int8, attention) is to run: all of them, or those listed in
+/// Whether the family (matmul, int8, fp8, attention) is to run: all of them, or those listed in
 /// BENCH_ONLY (comma-separated), for a focused run on the GPU machine.
 bool wanted(const std::string &family) {
   const char *only = std::getenv("BENCH_ONLY");
@@ -456,6 +516,8 @@ int main() {
     }
     if (wanted("int8"))
       run_int8(1000, 1000, 1000, false, s);
+    if (wanted("fp8"))
+      run_fp8(1000, 1000, 1000, false, s);
     // K short against M and N: the prologue, the epilogue and the wave tail weigh more.
     if (wanted("matmul")) {
       matmul_shape<tl::half>(8192, 8192, 1024, true, s);
@@ -475,6 +537,8 @@ int main() {
       }
       if (wanted("int8"))
         run_int8(size, size, size, true, s);
+      if (wanted("fp8"))
+        run_fp8(size, size, size, true, s);
     }
     if (wanted("attention")) {
       attention_shapes<64, false>(s);

@@ -8,7 +8,8 @@
 //   - int8_gemm:      int8 x int8 -> int32 in the spelling of matmul_offsets;
 //   - matmul_descriptor: every operand through a tensor descriptor (Triton tutorial 09's
 //     spelling, python/tutorials/09-persistent-matmul.py, here one tile per program).
-// A fast translator gives all three the speed of the pointer-advancing original.
+// A fast translator gives them all the speed of the pointer-advancing original (fp8_linear.cpp
+// has linear_nt's spelling with e4m3 operands).
 // T is tl::half or tl::bfloat16; accumulation is in float (int32 for int8).
 #include <tilec/tl.h>
 

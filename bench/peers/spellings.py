@@ -12,6 +12,11 @@ Rows, named as bench_spellings.cpp names them so that report.py pairs them:
   W's tile [BLOCK_K, BLOCK_N] at w + offs_n[None, :] * stride_wn + offs_k[:, None].
 - "int8_gemm int8 S x S x S": int8 A [M, K] x int8 B [K, N] -> int32, both row-major.
   torch: torch._int_mm (cuBLASLt); triton: the same kernel with an int32 accumulator.
+- "fp8_linear e4m3 S x S x S", S = 4096, 8192: (x @ W^T) * scale_x * scale_w, x [M, K] and W
+  [N, K] in float8_e4m3fn, per-tensor float scales, bfloat16 out. torch: torch._scaled_mm
+  (cuBLASLt; W^T column-major without a copy, as it requires), with use_fast_accum=True (the
+  tensor cores' fp8 accumulator, as tilec's tl::dot) and False ("torch (float accumulation)").
+  No Triton row.
 - "attention_fwd fp16 Z4 H32 N{1024,4096} D{64,128} {causal,non-causal}": softmax(Q K^T /
   sqrt(D)) V, [Z, H, N, D] contiguous. torch: scaled_dot_product_attention (its fastest
   backend, flash attention on an H200); no Triton row (tutorial 06 is long; bench_spellings'
@@ -131,7 +136,7 @@ def close(got, want, dtype):
 
 
 def wanted(family):
-    """Whether the family (matmul, int8, attention) is to run: all, or those in BENCH_ONLY."""
+    """Whether the family (matmul, int8, fp8, attention) is to run: all, or those in BENCH_ONLY."""
     only = os.environ.get("BENCH_ONLY", "")
     return not only or family in only.split(",")
 
@@ -213,6 +218,31 @@ def bench_products(failures):
         torch.cuda.empty_cache()
 
 
+def bench_fp8():
+    for M, N, K in INT8_SHAPES:
+        name = f"fp8_linear e4m3 {M}x{N}x{K}"
+        flops = 2.0 * M * N * K
+        x = (torch.rand(M, K, device="cuda") * 2 - 1).to(torch.float8_e4m3fn)
+        w = (torch.rand(N, K, device="cuda") * 2 - 1).to(torch.float8_e4m3fn)
+        scale_x = torch.tensor(0.5, device="cuda")
+        scale_w = torch.tensor(0.25, device="cuda")
+        # use_fast_accum=True sums in the tensor cores' fp8 accumulator, as tilec's tl::dot
+        # does (the "torch" row); False adds each block's sums into float (another row).
+        for fast, provider in ((True, "torch"), (False, "torch (float accumulation)")):
+            fn = lambda: torch._scaled_mm(x, w.t(), scale_a=scale_x, scale_b=scale_w,
+                                          out_dtype=torch.bfloat16, use_fast_accum=fast)
+            try:
+                fn()
+                ms = median_ms(fn)
+                emit(name, provider, ms, "TFLOP/s", flops / (ms * 1e9),
+                     f"torch._scaled_mm (cuBLASLt), per-tensor scales, bf16 out, "
+                     f"use_fast_accum={fast} (fp8 operations per second)")
+            except RuntimeError as e:  # a torch without fp8 matmuls on this GPU
+                print(f"spellings.py: torch._scaled_mm {name}: {e}", file=sys.stderr)
+        del x, w
+        torch.cuda.empty_cache()
+
+
 def bench_attention():
     Z, H = ATTENTION_Z, ATTENTION_H
     for D in ATTENTION_D:
@@ -237,6 +267,8 @@ def main():
     require_gpu()
     failures = []
     bench_products(failures)
+    if wanted("fp8"):
+        bench_fp8()
     if wanted("attention"):
         bench_attention()
     if failures:

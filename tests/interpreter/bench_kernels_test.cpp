@@ -4,6 +4,7 @@
 #include "support.h"
 
 #include "attention_fwd.cpp"
+#include "fp8_linear.cpp"
 #include "matmul_spellings.cpp"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,29 @@ TEST(BenchKernels, Int8Gemm) {
       for (int p = 0; p < k; ++p)
         want += int64_t(a[size_t(i) * k + p]) * b[size_t(p) * n + j];
       ASSERT_EQ(c[size_t(i) * n + j], want) << "at (" << i << ", " << j << ")";
+    }
+}
+
+TEST(BenchKernels, Fp8Linear) {
+  const int m = 100, n = 70, k = 150; // partial blocks everywhere, K over two blocks of 128
+  auto xf = random_floats(m * k, -1.0f, 1.0f, 9), wf = random_floats(n * k, -1.0f, 1.0f, 10);
+  std::vector<tl::float8_e4m3> x(xf.begin(), xf.end()), w(wf.begin(), wf.end()); // W [N, K]
+  const float scale_x = 0.5f, scale_w = 0.25f;
+  std::vector<tl::bfloat16> y(size_t(m) * n, tl::bfloat16(std::numeric_limits<float>::quiet_NaN()));
+  tilec::interpret::launch(fp8_linear<32, 32, 128, 2>,
+                           tilec::Grid{uint32_t(tilec::cdiv(m, 32) * tilec::cdiv(n, 32))}, x.data(),
+                           w.data(), y.data(), &scale_x, &scale_w, m, n, k, k, k, n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double want = 0, mag = 0;
+      for (int p = 0; p < k; ++p) {
+        double v = as_double(x[size_t(i) * k + p]) * as_double(w[size_t(j) * k + p]);
+        want += v, mag += std::fabs(v);
+      }
+      want *= 0.125, mag *= 0.125;
+      double got = as_double(y[size_t(i) * n + j]);
+      ASSERT_LE(std::fabs(got - want), 0x1p-7 * std::fabs(want) + (k + 1) * 0x1p-24 * mag)
+          << "at (" << i << ", " << j << "): got " << got << ", want " << want;
     }
 }
 
