@@ -61,6 +61,14 @@ TILEC_AUTOTUNE(fp8_linear) = {
             {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
              .num_warps = 4,
              .num_stages = 5},
+            // Two blocks per SM (96 KB of stages each): one block's epilogue under the other's
+            // main loop.
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 128}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 128}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 4},
         },
     .key = {"M", "N", "K"},
     .prune =
