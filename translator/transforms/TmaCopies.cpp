@@ -140,10 +140,7 @@ bool sameIndex(const Value *a, const Index &b) {
 
 /// The rank-2 terms an offset is the sum of.
 void summands(const Value *v, std::vector<const Value *> &terms) {
-  const Value *u = v;
-  while (u->def && u->def->kind == OpKind::Cast && u->type.elem.isInteger() &&
-         u->def->operands[0]->type.elem.isInteger())
-    u = u->def->operands[0];
+  const Value *u = stripIntCasts(v);
   const Op *d = defOf(u, OpKind::Binary);
   if (d && d->opcode == "+" && u->type.shape.size() == 2) {
     summands(d->operands[0], terms);
