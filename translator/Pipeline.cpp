@@ -22,6 +22,7 @@
 #include "transforms/LayoutAssignment.h"
 #include "transforms/LowerPipeline.h"
 #include "transforms/OrderMemoryAccesses.h"
+#include "transforms/PersistentPrograms.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
 #include "transforms/SplitRaggedLoops.h"
@@ -54,6 +55,11 @@ std::string tmaCopies(Kernel &k, const Target &target, const Op **) {
 
 std::string warpSpecialize(Kernel &k, const Target &target, const Op **) {
   runWarpSpecialize(k, target);
+  return "";
+}
+
+std::string persistentPrograms(Kernel &k, const Target &target, const Op **) {
+  runPersistentPrograms(k, target);
   return "";
 }
 
@@ -122,6 +128,10 @@ const std::vector<PassInfo> &passTable() {
        "them; the consumers wait for stages and free them, with no barrier per iteration "
        "(transforms/WarpSpecialize.cpp)",
        warpSpecialize},
+      {"persistent-programs",
+       "a warp-specialized kernel runs its programs in turn in each block, so that the launcher "
+       "may start only as many blocks as the GPU holds (transforms/PersistentPrograms.cpp)",
+       persistentPrograms},
   };
   return table;
 }

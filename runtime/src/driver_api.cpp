@@ -93,7 +93,9 @@ bool load_symbols(void *lib, DriverApi &a, std::string &why) {
          resolve(lib, "cuStreamSynchronize", a.stream_synchronize, why) &&
          resolve(lib, "cuMemsetD8Async", a.memset_d8_async, why) &&
          resolve(lib, "cuMemcpyDtoDAsync_v2", a.memcpy_dtod_async, why) &&
-         resolve_optional(lib, "cuTensorMapEncodeTiled", a.tensor_map_encode_tiled);
+         resolve_optional(lib, "cuTensorMapEncodeTiled", a.tensor_map_encode_tiled) &&
+         resolve_optional(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                          a.occupancy_blocks_per_sm);
 }
 
 LoadResult load() {

@@ -53,6 +53,8 @@ struct DriverApi {
   decltype(&::cuMemcpyDtoDAsync) memcpy_dtod_async = nullptr;
   // Tensor maps for the copy engine (TMA); null on drivers before CUDA 12.
   decltype(&::cuTensorMapEncodeTiled) tensor_map_encode_tiled = nullptr;
+  // Blocks per SM, for persistent launches; null where missing (they launch every block).
+  decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy_blocks_per_sm = nullptr;
 };
 
 /// The loaded driver with its first device and that device's primary context (shared with

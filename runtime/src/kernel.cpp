@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,9 @@ struct Spec {
   std::atomic<bool> shared_opted_in{false};
   size_t max_dynamic_shared = 0; ///< set with the opt-in
   std::mutex optin_mutex;
+  /// Blocks of this function one SM holds at once (persistent launches); 0: not asked yet,
+  /// -1: unknown. A specialization's threads and shared memory are fixed by its key.
+  std::atomic<int> blocks_per_sm{0};
 };
 
 /// Immutable once published; replaced, never modified.
@@ -277,8 +281,17 @@ void *Kernel::function(const SpecKey &key) {
   return s->fn;
 }
 
+/// TILEC_PERSISTENT=0 turns persistent launches off (to compare the two).
+static bool persistent_launches_allowed() {
+  static const bool allowed = [] {
+    const char *v = std::getenv("TILEC_PERSISTENT");
+    return !(v && std::string(v) == "0");
+  }();
+  return allowed;
+}
+
 void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t shared_bytes,
-                    Stream stream, void **params) {
+                    Stream stream, void **params, bool persistent) {
   Impl &k = *impl_;
   const detail::Driver &d = detail::driver();
   const detail::DeviceContext &where = detail::current_device_context(d);
@@ -292,6 +305,23 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
   if (shared_bytes > 0 &&
       (!s->shared_opted_in.load(std::memory_order_acquire) || shared_bytes > s->max_dynamic_shared))
     k.opt_in_shared(*s, shared_bytes);
+  if (persistent && grid.y == 1 && grid.z == 1 && persistent_launches_allowed()) {
+    int per_sm = s->blocks_per_sm.load(std::memory_order_relaxed);
+    if (per_sm == 0) {
+      per_sm = -1;
+      int n = 0;
+      if (d.api.occupancy_blocks_per_sm &&
+          d.api.occupancy_blocks_per_sm(&n, s->fn, num_threads, shared_bytes) == CUDA_SUCCESS &&
+          n > 0)
+        per_sm = n;
+      s->blocks_per_sm.store(per_sm, std::memory_order_relaxed);
+    }
+    uint32_t at_once = per_sm > 0 ? uint32_t(per_sm) * uint32_t(where.sm_count) : 0;
+    if (at_once > 0 && at_once < grid.x) {
+      grid.x = at_once;
+      detail::bump(detail::counters().persistent_launches);
+    }
+  }
   detail::LaunchProbe probe(s->expr, where, static_cast<CUstream>(stream));
   CUresult r =
       d.api.launch_kernel(s->fn, grid.x, grid.y, grid.z, unsigned(num_threads), 1, 1,

@@ -22,6 +22,7 @@ RuntimeStats runtime_stats() {
   s.autotunings = c.autotunings.load(std::memory_order_relaxed);
   s.autotune_disk_hits = c.autotune_disk_hits.load(std::memory_order_relaxed);
   s.autotune_disk_rejected = c.autotune_disk_rejected.load(std::memory_order_relaxed);
+  s.persistent_launches = c.persistent_launches.load(std::memory_order_relaxed);
   return s;
 }
 

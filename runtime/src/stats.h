@@ -14,6 +14,7 @@ struct Counters {
   std::atomic<uint64_t> autotunings{0};
   std::atomic<uint64_t> autotune_disk_hits{0};
   std::atomic<uint64_t> autotune_disk_rejected{0};
+  std::atomic<uint64_t> persistent_launches{0};
 };
 
 /// Relaxed increments only: the counters order nothing.

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <random>
 
 namespace host { // the kernels as the interpreter runs them
@@ -124,6 +126,61 @@ TEST(GpuDescriptor, MatmulThroughTensorMaps) {
   check_descriptor_matmul<64, 128, 64>(129, 136, 64, 2);
   // K within one block: the loop runs once, the prologue's other stages stay empty.
   check_descriptor_matmul<64, 64, 32>(64, 64, 24, 4);
+}
+
+// The 1-D grid of tutorial 03's order, with more programs than the GPU holds at once: when
+// the producer warpgroup loads (sm_90a, both maps encoded), the launch is persistent and the
+// blocks run several programs each, carrying their place in the stage ring from one to the
+// next. Shapes not multiples of the blocks; K = 40 is two blocks with a ragged one, K = 200 more.
+bool sm90() {
+  const auto &d = tilec::detail::driver();
+  return d.cc_major == 9 && d.cc_minor == 0;
+}
+
+template <int BM, int BN, int BK>
+void check_grouped_matmul(int M, int N, int K, int warps, int stages, bool want_persistent) {
+  SCOPED_TRACE(testing::Message() << "grouped " << M << " x " << N << " x " << K << ", blocks "
+                                  << BM << " x " << BN << " x " << BK << ", " << warps
+                                  << " warps, " << stages << " stages");
+  std::mt19937 rng(unsigned(M * 5 + N * 11 + K));
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<tl::half> a(size_t(M) * K), b(size_t(K) * N);
+  for (auto &v : a)
+    v = tl::half(dist(rng));
+  for (auto &v : b)
+    v = tl::half(dist(rng));
+  auto c = poisoned<float>(size_t(M) * N), want = c;
+  Mirror<tl::half> da(a), db(b);
+  Mirror<float> dc(c);
+  const tilec::Grid grid{unsigned(((M + BM - 1) / BM) * ((N + BN - 1) / BN))};
+  tilec::interpret::launch(host::grouped_descriptor_matmul<BM, BN, BK, 8>, grid, a.data(),
+                           b.data(), want.data(), M, N, K);
+  const uint64_t before = tilec::runtime_stats().persistent_launches;
+  grouped_descriptor_matmul<BM, BN, BK, 8>(grid, nullptr, da.ptr(), db.ptr(), dc.ptr(), M, N, K,
+                                           {.num_warps = warps, .num_stages = stages});
+  tilec_test::synchronize();
+  expect_close(dc.get(), want, 1e-3, 1e-3, "grouped_descriptor_matmul");
+  if (want_persistent)
+    EXPECT_EQ(tilec::runtime_stats().persistent_launches, before + 1)
+        << "the launch should have started fewer blocks than its " << grid.x << " programs";
+}
+
+TEST(GpuDescriptor, PersistentProgramsRunInTurn) {
+  REQUIRE_GPU();
+  // The producer warpgroup loads where the copy engine does, on sm_90a (the runtime compiles
+  // for it on an H100/H200) unless TILEC_WARP_SPECIALIZE=0 or TILEC_PERSISTENT=0 says not to.
+  auto unset_or_on = [](const char *name) {
+    const char *v = std::getenv(name);
+    return !v || std::string(v) != "0";
+  };
+  const bool persistent = tilec::tma_available() && sm90() &&
+                          unset_or_on("TILEC_WARP_SPECIALIZE") && unset_or_on("TILEC_PERSISTENT");
+  if (!persistent)
+    std::printf("no producer warpgroup here: each block runs one program\n");
+  // 33 x 33 = 1089 programs of 64 x 64: more than 132 SMs hold of them at once.
+  check_grouped_matmul<64, 64, 32>(2100, 2090, 40, 4, 3, persistent);
+  // 16 x 10 programs of 128 x 256 with two consumer warpgroups: one block per SM.
+  check_grouped_matmul<128, 256, 64>(2000, 2500, 200, 8, 4, persistent);
 }
 
 // Rows of A that are not a multiple of 16 bytes (K = 333): A's map cannot be encoded, so A's

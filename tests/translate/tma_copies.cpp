@@ -37,7 +37,7 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // IR-NEXT:  barrier
 // IR-NEXT:  mbarrier_inval [[BARS]]:landed
 
-// CU-LABEL: desc_mm(const tl::half* a, const tl::half* b, float* c, int M, int N, int K, const __grid_constant__ tilec::TmaMap a_map, const __grid_constant__ tilec::TmaMap b_map, const unsigned tma_maps_live) {
+// CU-LABEL: desc_mm(const tl::half* a, const tl::half* b, float* c, int M, int N, int K, const __grid_constant__ tilec::TmaMap a_map, const __grid_constant__ tilec::TmaMap b_map, const unsigned tma_maps_live, const int programs) {
 // CU:       __shared__ unsigned long long landed[PIPELINE_STAGES];
 // CU-NEXT:  const bool [[A_TMA:tile_stages_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BM, BK, tl::half>>(0) && ((tma_maps_live >> 0) & 1u);
 // CU-NEXT:  const bool [[B_TMA:tile_stages_1_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BK, BN, tl::half>>({{.*}}) && ((tma_maps_live >> 1) & 1u);
@@ -46,7 +46,7 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // The copies below are the loop without the producer warpgroup (warp_specialize.cpp shows the
 // one with it): TMA from thread 0 when the map is encoded, else cp.async.
 // CU:       if ([[A_TMA]]) {
-// CU-NEXT:    if (tid == 0) tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>({{tile_next[_0-9]*}}, &a_map, m0, [[AHEAD:k_ahead[_0-9]*]], &landed[[[STAGE:stage[_0-9]*]]]);
+// CU-NEXT:    if (tid == 0) tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>({{tile_next[_0-9]*}}, &a_map, {{m0[_0-9]*}}, [[AHEAD:k_ahead[_0-9]*]], &landed[[[STAGE:stage[_0-9]*]]]);
 // CU-NEXT:  } else {
 // CU:         tilec::copy_tile_async<
 // CU:       if (landed_in_use && tid == 0) tilec::mbarrier_arrive(&landed[[[STAGE]]]);
@@ -62,7 +62,7 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // H-NEXT:    tma_maps_live |= 1u << 0;
 // H-NEXT:  if (tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, N, BK, BN))
 // H-NEXT:    tma_maps_live |= 1u << 1;
-// H:       void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K, (void*)&tma_maps[0], (void*)&tma_maps[1], (void*)&tma_maps_live};
+// H:       void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K, (void*)&tma_maps[0], (void*)&tma_maps[1], (void*)&tma_maps_live, (void*)&programs};
 
 // The same boxes through pointer tiles, each bound written out (a template constant stride
 // for B): the same copies.
@@ -250,8 +250,8 @@ TILEC_KERNEL void advance_mm(const tl::half *a, const tl::half *b, float *c, int
 // IR:       async_wait [[BARS:%[0-9]+]]:landed [PIPELINE_STAGES - 2]
 
 // CU-LABEL: advance_mm(
-// CU:       tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>(a_tile_next, &a_map, {{t[0-9]+}}, (k_ahead * BK), &landed[stage]);
-// CU:       tilec::tma_load_tile<tilec::SmemTile<BK, BN, tl::half>>(b_tile_next, &b_map, (k_ahead * BK), {{t[0-9]+}}, &landed[stage]);
+// CU:       tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>(a_tile_next, &a_map, {{\(?.*}}, (k_ahead * BK), &landed[stage]);
+// CU:       tilec::tma_load_tile<tilec::SmemTile<BK, BN, tl::half>>(b_tile_next, &b_map, (k_ahead * BK), {{.*}}, &landed[stage]);
 
 // The same, but A advances two blocks while its mask assumes one: the box starting at column
 // 2 * k * BK would be bounded by K, the mask reads up to K - k * BK past it. A stays cp.async.

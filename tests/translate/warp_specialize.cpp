@@ -88,7 +88,7 @@ TILEC_KERNEL void ws_mm(const tl::half *a, const tl::half *b, float *c, int M, i
 // H:       // bit 31: the producer warpgroup may issue the copies
 // H-NEXT:  if (tilec::warp_specialization_allowed())
 // H-NEXT:    tma_maps_live |= 1u << 31;
-// H:       kernel.launch(key, grid, options.num_warps * 32 + (options.num_warps * 32 + 128 <= 1024 ? 128 : 0), shared_bytes, stream, params);
+// H:       kernel.launch(key, grid, options.num_warps * 32 + (options.num_warps * 32 + 128 <= 1024 ? 128 : 0), shared_bytes, stream, params, persistent);
 
 // A bias tile read before the loop: every thread would read it, the producer's too, at
 // addresses its threads do not own. The loop stays as it was.

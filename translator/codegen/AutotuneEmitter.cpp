@@ -219,22 +219,25 @@ void Emitter::emitLauncher() {
   if (!maps.empty())
     declareConfigValues();
   os_ << maps;
+  os_ << persistentSetup(k_, n, n.grid + "(" + config + ")", "    ");
   os_ << "    void* " << n.params << "[] = {";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os_ << (i ? ", " : "") << "(void*)&" << k_.params[i].name;
   if (k_.params.empty())
     os_ << "nullptr";
-  os_ << tmaMapArgs(k_, n.maps, n.mapsLive) << "};\n";
+  os_ << tmaMapArgs(k_, n) << "};\n";
   std::string launch = "    " + n.kernel + ".launch(" + n.specKey + "(" + config + "), " + n.grid +
                        "(" + config + "), " + threads_ + ", ";
   if (dyn.empty()) {
-    os_ << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params << ");\n";
+    os_ << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params
+        << persistentLaunchArg(k_, n) << ");\n";
   } else {
     if (maps.empty())
       declareConfigValues();
     os_ << "    // the stage buffers of its pipelined loops\n"
         << "    const size_t " << n.sharedBytes << " = size_t(" << dyn << ");\n"
-        << launch << n.sharedBytes << ", " << n.stream << ", " << n.params << ");\n";
+        << launch << n.sharedBytes << ", " << n.stream << ", " << n.params
+        << persistentLaunchArg(k_, n) << ");\n";
   }
   os_ << "  };\n";
 

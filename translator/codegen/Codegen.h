@@ -3,6 +3,7 @@
 
 #include "ir/Words.h"
 #include "ir/Autotune.h"
+#include "codegen/LauncherNames.h"
 #include "ir/IR.h"
 #include "target/Target.h"
 
@@ -32,8 +33,6 @@ std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages);
 /// empty for a kernel without maps.
 std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::string &mapsLive,
                            const std::string &indent);
-/// The kernel arguments that follow the user's for its tensor maps: ", (void*)&maps[0], ...,
-/// (void*)&mapsLive", or empty.
 /// Whether the kernel runs a producer warpgroup after its NUM_WARPS warps (warp-specialize):
 /// its launchers add tilec::producer_threads(threads) threads to each block.
 bool hasProducerWarpgroup(const Kernel &k);
@@ -42,7 +41,18 @@ bool hasProducerWarpgroup(const Kernel &k);
 /// producer warpgroup when the kernel has one.
 std::string blockThreads(const Kernel &k, const std::string &threads);
 
-std::string tmaMapArgs(const Kernel &k, const std::string &maps, const std::string &mapsLive);
+/// The kernel arguments that follow the user's for its tensor maps: ", (void*)&maps[0], ...,
+/// (void*)&mapsLive", or empty; then a persistent kernel's ", (void*)&programs".
+std::string tmaMapArgs(const Kernel &k, const LauncherNames &n);
+
+/// For a persistent kernel (persistent-programs): the launcher's statements, after `indent`,
+/// that declare `programs` (the x of `grid`, an expression) and whether the launch may be
+/// persistent (every tensor map encoded and the producer warpgroup allowed); empty otherwise.
+std::string persistentSetup(const Kernel &k, const LauncherNames &n, const std::string &grid,
+                            const std::string &indent);
+
+/// The last argument of Kernel::launch: ", persistent" for a persistent kernel, else empty.
+std::string persistentLaunchArg(const Kernel &k, const LauncherNames &n);
 
 /// PIPELINE_STAGES, the stage buffers per ring of a pipelined loop, for the launch option
 /// spelled `numStages`: at least 2.

@@ -12,7 +12,8 @@ void KernelEmitter::decideMaterialization() {
   walk(k_, [&](const Op &cop) {
     const Op *op = &cop;
     Value *r = op->result;
-    if (r && op->kind != OpKind::Param && op->kind != OpKind::Constant) {
+    if (r && op->kind != OpKind::Param && op->kind != OpKind::Constant &&
+        op->kind != OpKind::Programs) {
       bool named = !r->name.empty();
       bool needsStatement = op->kind == OpKind::Load || op->kind == OpKind::ProgramId ||
                             op->kind == OpKind::NumPrograms || op->kind == OpKind::Reduce ||
@@ -161,6 +162,8 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
     return std::string("int(blockIdx.") + "xyz"[op.axis] + ")";
   case OpKind::NumPrograms:
     return std::string("int(gridDim.") + "xyz"[op.axis] + ")";
+  case OpKind::Programs:
+    return programsName_;
   case OpKind::Param:
   case OpKind::Load:
   case OpKind::Store:
@@ -186,6 +189,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::MbarrierArrive:
   case OpKind::MbarrierWait:
   case OpKind::MbarrierInval:
+  case OpKind::MbarrierRestart:
   case OpKind::FreedRing:
   case OpKind::WarpSpecialized:
   case OpKind::ProducerThread:
@@ -216,7 +220,7 @@ void KernelEmitter::emitOp(const Op &op) {
   if (op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
       op.kind == OpKind::MbarrierRing || op.kind == OpKind::MbarrierArrive ||
       op.kind == OpKind::MbarrierWait || op.kind == OpKind::MbarrierInval ||
-      op.kind == OpKind::FreedRing || op.kind == OpKind::WarpSpecialized ||
+      op.kind == OpKind::MbarrierRestart || op.kind == OpKind::FreedRing || op.kind == OpKind::WarpSpecialized ||
       op.kind == OpKind::ProducerThread || op.kind == OpKind::ProducerBranch ||
       op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease)
     return emitTma(op);

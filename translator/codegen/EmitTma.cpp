@@ -2,11 +2,13 @@
 // kernel receives, the mbarrier ring of a pipelined loop, the copies (each with the cp.async
 // copy it replaced, for when the launcher could not encode its map), arrivals and waits.
 #include "codegen/KernelEmitter.h"
+#include "transforms/PersistentPrograms.h"
 
 namespace tilec {
 namespace emit {
 
-/// Tensor maps are parameters `<base>_map`, in map order, then `tma_maps_live`.
+/// Tensor maps are parameters `<base>_map`, in map order, then `tma_maps_live`; a persistent
+/// kernel's `programs` (the grid's x) comes last.
 void KernelEmitter::nameTmaMaps() {
   walk(k_, [&](const Op &op) {
     if (op.kind == OpKind::TmaMap)
@@ -14,6 +16,8 @@ void KernelEmitter::nameTmaMaps() {
   });
   if (!tmaMapNames_.empty())
     tmaLiveName_ = names_.fresh("tma_maps_live");
+  if (hasPersistentPrograms(k_))
+    programsName_ = names_.fresh("programs");
 }
 
 std::string KernelEmitter::tmaParams() const {
@@ -22,6 +26,8 @@ std::string KernelEmitter::tmaParams() const {
     out += ", const __grid_constant__ tilec::TmaMap " + n;
   if (!tmaLiveName_.empty())
     out += ", const unsigned " + tmaLiveName_;
+  if (!programsName_.empty())
+    out += ", const int " + programsName_;
   return out;
 }
 
@@ -184,6 +190,23 @@ void KernelEmitter::emitTma(const Op &op) {
     *out_ << "  if (" << ringInUse_.at(bars->id) << " && tid == 0)\n"
           << "    for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_inval(&"
           << nameOf(bars) << "[s]);\n";
+    return;
+  }
+  case OpKind::MbarrierRestart: {
+    const Value *bars = op.operands[0];
+    const std::string &name = nameOf(bars);
+    comment(op);
+    *out_ << "  __syncthreads();\n"
+          << "  if (" << ringInUse_.at(bars->id) << ") {\n"
+          << "    if (tid == 0) {\n"
+          << "      for (int s = 0; s < PIPELINE_STAGES; ++s) {\n"
+          << "        tilec::mbarrier_inval(&" << name << "[s]);\n"
+          << "        tilec::mbarrier_init(&" << name << "[s]);\n"
+          << "      }\n"
+          << "      tilec::mbarrier_init_done();\n"
+          << "    }\n"
+          << "    __syncthreads();\n"
+          << "  }\n";
     return;
   }
   default:

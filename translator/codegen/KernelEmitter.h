@@ -137,6 +137,7 @@ private:
   // mbarrier ring the flag saying whether any of its stages is filled by TMA.
   std::vector<std::string> tmaMapNames_;
   std::string tmaLiveName_;
+  std::string programsName_; // a persistent kernel's argument: the programs the grid asks for
   std::map<int, std::string> ringInUse_;        // by the mbarrier ring's value id
   std::map<int, std::string> tmaOnly_;          // ... and whether TMA fills all its stages
   std::map<const Op *, std::string> byTma_;     // by tma_copy: its stages are TMA's

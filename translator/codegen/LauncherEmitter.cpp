@@ -5,6 +5,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/LauncherNames.h"
 #include "ir/PrintedForm.h"
+#include "transforms/PersistentPrograms.h"
 
 #include <cctype>
 #include <set>
@@ -164,14 +165,34 @@ std::string blockThreads(const Kernel &k, const std::string &threads) {
   return threads + " + (" + threads + " + 128 <= 1024 ? 128 : 0)";
 }
 
-std::string tmaMapArgs(const Kernel &k, const std::string &maps, const std::string &mapsLive) {
-  int n = tmaMapCount(k);
+std::string tmaMapArgs(const Kernel &k, const LauncherNames &n) {
+  int count = tmaMapCount(k);
   std::string out;
-  for (int i = 0; i < n; ++i)
-    out += ", (void*)&" + maps + "[" + std::to_string(i) + "]";
-  if (n)
-    out += ", (void*)&" + mapsLive;
+  for (int i = 0; i < count; ++i)
+    out += ", (void*)&" + n.maps + "[" + std::to_string(i) + "]";
+  if (count)
+    out += ", (void*)&" + n.mapsLive;
+  if (hasPersistentPrograms(k))
+    out += ", (void*)&" + n.programs;
   return out;
+}
+
+std::string persistentSetup(const Kernel &k, const LauncherNames &n, const std::string &grid,
+                            const std::string &indent) {
+  if (!hasPersistentPrograms(k))
+    return "";
+  unsigned all = (1u << tmaMapCount(k)) - 1u;
+  std::ostringstream os;
+  os << indent << "// Each block runs programs of the grid in turn: when the producer warpgroup loads,\n"
+     << indent << "// the launch may start only as many blocks as the GPU holds at once.\n"
+     << indent << "int " << n.programs << " = int(" << grid << ".x);\n"
+     << indent << "const bool " << n.persistent << " = " << n.mapsLive << " == (" << all
+     << "u | 1u << 31);\n";
+  return os.str();
+}
+
+std::string persistentLaunchArg(const Kernel &k, const LauncherNames &n) {
+  return hasPersistentPrograms(k) ? ", " + n.persistent : "";
 }
 
 std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::string &cuda,
@@ -226,22 +247,25 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
       os << (i ? ", " : "") << k->params[i].name;
     os << "));\n";
     os << tmaMapEncoding(*k, n.maps, n.mapsLive, "  ");
+    os << persistentSetup(*k, n, n.grid, "  ");
     os << "  void* " << n.params << "[] = {";
     for (size_t i = 0; i < k->params.size(); ++i)
       os << (i ? ", " : "") << "(void*)&" << k->params[i].name;
     if (k->params.empty())
       os << "nullptr";
-    os << tmaMapArgs(*k, n.maps, n.mapsLive) << "};\n";
+    os << tmaMapArgs(*k, n) << "};\n";
     std::string dyn = dynamicSmemBytes(*k, n.options + ".num_stages");
     std::string launch =
         "  " + n.kernel + ".launch(" + n.key + ", " + n.grid + ", " +
         blockThreads(*k, n.options + ".num_warps * " + std::to_string(o.target.warpSize)) + ", ";
     if (dyn.empty()) {
-      os << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params << ");\n";
+      os << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params
+         << persistentLaunchArg(*k, n) << ");\n";
     } else {
       os << "  // the stage buffers of its pipelined loops\n";
       os << "  const size_t " << n.sharedBytes << " = size_t(" << dyn << ");\n";
-      os << launch << n.sharedBytes << ", " << n.stream << ", " << n.params << ");\n";
+      os << launch << n.sharedBytes << ", " << n.stream << ", " << n.params
+         << persistentLaunchArg(*k, n) << ");\n";
     }
     os << "}\n";
   }

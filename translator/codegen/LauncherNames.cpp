@@ -28,7 +28,9 @@ LauncherNames::LauncherNames(const Kernel &k) {
                             {&chosen, "chosen"},
                             {&tuning, "tuning"},
                             {&maps, "tma_maps"},
-                            {&mapsLive, "tma_maps_live"}})
+                            {&mapsLive, "tma_maps_live"},
+                            {&programs, "programs"},
+                            {&persistent, "persistent"}})
     *slot = names.fresh(want);
 }
 

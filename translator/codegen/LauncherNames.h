@@ -18,6 +18,8 @@ struct LauncherNames {
   std::string grid, stream, kernel, key, params, sharedBytes;
   // Tensor maps for the copy engine, and the mask of those encoded (kernels with tma_maps).
   std::string maps, mapsLive;
+  // A persistent kernel's last argument (the grid's x), and whether this launch may be persistent.
+  std::string programs, persistent;
   // The plain launcher.
   std::string options;
   // The autotuned launcher.

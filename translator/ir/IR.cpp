@@ -23,6 +23,8 @@ const char *opKindName(OpKind k) {
     return "program_id";
   case OpKind::NumPrograms:
     return "num_programs";
+  case OpKind::Programs:
+    return "programs";
   case OpKind::Arange:
     return "arange";
   case OpKind::Splat:
@@ -103,6 +105,8 @@ const char *opKindName(OpKind k) {
     return "mbarrier_wait";
   case OpKind::MbarrierInval:
     return "mbarrier_inval";
+  case OpKind::MbarrierRestart:
+    return "mbarrier_restart";
   case OpKind::FreedRing:
     return "freed_ring";
   case OpKind::WarpSpecialized:

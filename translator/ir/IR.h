@@ -22,6 +22,8 @@ enum class OpKind {
   Constant,      // a literal or template parameter; attr[0] is its value
   ProgramId,     // tl::program_id(axis); axis in `axis`
   NumPrograms,   // tl::num_programs(axis)
+  Programs,      // the programs the launch asked for along axis 0 (a kernel argument the
+                 // launcher adds: its grid's x); a persistent kernel's blocks run them in turn
   Arange,        // tl::arange<attr[0], attr[1]>()
   Splat,         // broadcast a scalar to a tile (tl::full, implicit broadcasts)
   Broadcast,     // a size-1 tile to a larger shape
@@ -86,6 +88,8 @@ enum class OpKind {
   MbarrierArrive, // operands ring, stage: the copies of that stage are all issued
   MbarrierWait,  // operands ring, stage, phase (0 or 1): the stage's copies have landed
   MbarrierInval, // operand ring: the mbarriers are done with (after the loop)
+  MbarrierRestart, // operand ring: every thread waits, then the mbarriers start over for the
+                 // next program a persistent block runs (the loop copies without a producer)
   // Warp specialization (made by warp-specialize from a loop whose copies are all TMA's): a
   // producer warpgroup after the consumers' threads issues every stage's copies, and the
   // consumers only wait for stages, compute and free them.

@@ -113,7 +113,8 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::SmemTranspose || op.kind == OpKind::StaticAssert ||
                     op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
                     op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
-                    op.kind == OpKind::MbarrierInval || op.kind == OpKind::ProducerBranch ||
+                    op.kind == OpKind::MbarrierInval || op.kind == OpKind::MbarrierRestart ||
+                    op.kind == OpKind::ProducerBranch ||
                     op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
@@ -170,7 +171,8 @@ std::string verifyKernel(const Kernel &k) {
          !smemOfRank(op.operands[1], 1)))
       err = "warp_specialized takes a loop's mbarrier ring and its freed ring";
     if ((op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
-         op.kind == OpKind::MbarrierInval || op.kind == OpKind::MbarrierRelease) &&
+         op.kind == OpKind::MbarrierInval || op.kind == OpKind::MbarrierRestart ||
+         op.kind == OpKind::MbarrierRelease) &&
         (op.operands.empty() || !smemOfRank(op.operands[0], 1)))
       err = std::string(opKindName(op.kind)) + " takes an mbarrier ring first";
     if (op.kind == OpKind::SmemTranspose &&

@@ -52,7 +52,7 @@ bool isRegisterArithmetic(OpKind kind) {
 
 bool isSideEffectFree(OpKind kind) {
   return isRegisterArithmetic(kind) || kind == OpKind::Param || kind == OpKind::ProgramId ||
-         kind == OpKind::NumPrograms || kind == OpKind::ConvertLayout || kind == OpKind::Trans ||
+         kind == OpKind::NumPrograms || kind == OpKind::Programs || kind == OpKind::ConvertLayout || kind == OpKind::Trans ||
          kind == OpKind::Reshape || kind == OpKind::SmemRing || kind == OpKind::StageView ||
          kind == OpKind::SmemBuffer || kind == OpKind::Flip || kind == OpKind::Gather ||
          kind == OpKind::Histogram;
@@ -233,11 +233,25 @@ static Value *cloneValue(Kernel &k, const Value *v, std::map<const Value *, Valu
 }
 
 void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value *, Value *> &map) {
+  std::vector<const Op *> ops;
+  for (const auto &op : src.ops)
+    ops.push_back(op.get());
+  cloneOps(k, ops, dst, map);
+  for (Value *y : src.yields) {
+    auto it = map.find(y);
+    Value *m = it == map.end() ? y : it->second;
+    ++m->uses;
+    dst.yields.push_back(m);
+  }
+}
+
+void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
+              std::map<const Value *, Value *> &map) {
   auto mapped = [&](Value *v) {
     auto it = map.find(v);
     return it == map.end() ? v : it->second;
   };
-  for (const auto &op : src.ops) {
+  for (const Op *op : ops) {
     std::vector<Value *> operands;
     for (Value *v : op->operands)
       operands.push_back(mapped(v));
@@ -268,11 +282,6 @@ void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value
       cloneRegion(k, *sub, *r, map);
       c->regions.push_back(std::move(r));
     }
-  }
-  for (Value *y : src.yields) {
-    Value *m = mapped(y);
-    ++m->uses;
-    dst.yields.push_back(m);
   }
 }
 

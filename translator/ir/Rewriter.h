@@ -14,6 +14,7 @@
 //   recountUses        recomputes every value's use count from scratch
 //   dotOperandReads    how many times each value is read as a tl::dot's a or b
 //   cloneRegion        copies a region's ops (nested regions too) to the end of another
+//   cloneOps           copies some ops (nested regions too) to the end of a region
 #pragma once
 
 #include "ir/IR.h"
@@ -104,5 +105,10 @@ std::map<const Value *, int> dotOperandReads(Kernel &k);
 /// are. On return it also maps every value `src` defines, and `dst`'s yields are `src`'s
 /// mapped.
 void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value *, Value *> &map);
+
+/// cloneRegion for a list of ops (in the order given, from anywhere in the kernel), without
+/// yields: `map` as for cloneRegion.
+void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
+              std::map<const Value *, Value *> &map);
 
 } // namespace tilec

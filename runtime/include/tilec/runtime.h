@@ -137,9 +137,11 @@ public:
 
   /// Launches the specialization `key`, compiling it first if no cache has it. `params`
   /// point at each argument, as for cuLaunchKernel. Dynamic shared memory above 48 KB is
-  /// opted into automatically.
+  /// opted into automatically. `persistent`: the kernel runs the programs of a 1-D grid in
+  /// turn in each block (its launcher says so), so at most as many blocks start as the GPU
+  /// holds at once (TILEC_PERSISTENT=0 launches every program's block anyway).
   void launch(const SpecKey &key, Grid grid, int num_threads, size_t shared_bytes, Stream stream,
-              void **params);
+              void **params, bool persistent = false);
 
   /// Compiles (or finds in a cache) without launching; returns the CUfunction.
   void *function(const SpecKey &key);
@@ -174,6 +176,7 @@ struct RuntimeStats {
   uint64_t autotunings = 0;            ///< autotuning key values whose configs were timed
   uint64_t autotune_disk_hits = 0;     ///< autotuning choices read from the disk cache
   uint64_t autotune_disk_rejected = 0; ///< autotuning records found corrupt or stale
+  uint64_t persistent_launches = 0;    ///< launches that started fewer blocks than programs
 };
 RuntimeStats runtime_stats();
 

@@ -56,3 +56,27 @@ TILEC_KERNEL void descriptor_matmul(const tl::half *a, const tl::half *b, float 
     acc = tl::dot(a_desc.load({m0, k}), b_desc.load({k, n0}), acc);
   c_desc.store({m0, n0}, acc);
 }
+
+// The same on a 1-D grid, programs grouped GROUP_M rows of tiles at a time (tutorial 03's
+// order): on sm_90a the blocks run the programs in turn (persistent-programs), so a grid with
+// more programs than the GPU holds at once launches fewer blocks, each running several.
+template <int BM, int BN, int BK, int GROUP_M>
+TILEC_KERNEL void grouped_descriptor_matmul(const tl::half *a, const tl::half *b, float *c, int M,
+                                            int N, int K) {
+  int pid = tl::program_id(0);
+  int num_pid_n = tl::cdiv(N, BN);
+  int group = GROUP_M * num_pid_n;
+  int first_m = pid / group * GROUP_M;
+  int size_m = tl::minimum(tl::cdiv(M, BM) - first_m, GROUP_M);
+  int m0 = (first_m + pid % group % size_m) * BM;
+  int n0 = pid % group / size_m * BN;
+  auto a_desc = tl::make_tensor_descriptor<BM, BK>(a, {M, K}, {K, 1});
+  auto b_desc = tl::make_tensor_descriptor<BK, BN>(b, {K, N}, {N, 1});
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK)
+    acc = tl::dot(a_desc.load({m0, k}), b_desc.load({k, n0}), acc);
+  auto rows = m0 + tl::arange<0, BM>();
+  auto cols = n0 + tl::arange<0, BN>();
+  tl::store(c + tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols), acc,
+            (tl::expand_dims<1>(rows) < M) && (tl::expand_dims<0>(cols) < N));
+}
