@@ -17,7 +17,8 @@ mkdir -p "$OUT"
 src=$OUT/matmul_sass.cu
 # DIV16 0x1ff: every pointer 16-byte aligned and every integer divisible by 16.
 params="const __half *, const __half *, __half *, int, int, int, int, int, int,
-  const __grid_constant__ tilec::TmaMap, const __grid_constant__ tilec::TmaMap, const unsigned"
+  const __grid_constant__ tilec::TmaMap, const __grid_constant__ tilec::TmaMap, const unsigned,
+  const int"
 {
   echo "#include \"$GEN/matmul.cu\""
   for cfg in "128, 128, 64, 8, __half, false, 4, 3" "128, 128, 32, 8, __half, false, 4, 4" \

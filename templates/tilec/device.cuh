@@ -43,6 +43,7 @@
 #include <tilec/device/sm80/cp_async.cuh>
 #include <tilec/device/sm80/mma.cuh>
 #include <tilec/device/sm80/mma_layout.cuh>
+#include <tilec/device/sm80/mma_store.cuh>
 #include <tilec/device/sm80/reduce_axis_mma.cuh>
 
 #include <tilec/device/sm90/tma.cuh>

@@ -41,7 +41,7 @@ TILEC_KERNEL void fp8_elementwise(const tl::float8_e5m2 *x, tl::float8_e4m3 *y, 
 // IR-NEXT:  %{{[0-9]+}}:acc = dot "tf32" %{{[0-9]+}}:av, %{{[0-9]+}}:bv, %{{[0-9]+}}:acc : tile<float, BM, BN> #0
 // IR:       %[[SCALED:[0-9]+]] = binary "*" %{{[0-9]+}}:acc, %3:scale : tile<float, BM, BN> #0
 // IR-NEXT:  %[[OUT:[0-9]+]] = cast %[[SCALED]] : tile<tl::float8_e5m2, BM, BN> #0
-// IR-NEXT:  store %{{[0-9]+}}, %[[OUT]], %{{[0-9]+}}:mask
+// IR-NEXT:  store quad_runs %{{[0-9]+}}, %[[OUT]], %{{[0-9]+}}:mask
 // IR-LABEL: kernel @fp8_elementwise
 // IR:       %[[V:[0-9]+]]:v = load %{{[0-9]+}}, %{{[0-9]+}}:mask : tile<tl::float8_e5m2, BLOCK> #0
 // IR-NEXT:  %[[VF:[0-9]+]] = cast %[[V]]:v : tile<float, BLOCK> #0

@@ -84,9 +84,12 @@ TILEC_KERNEL void grouped_mm(const tl::half *a, const tl::half *b, tl::half *c, 
 // CU-NEXT:        for (int s = 0; s < PIPELINE_STAGES; ++s) {
 // CU-NEXT:          tilec::mbarrier_inval(&landed[s]);
 // CU-NEXT:          tilec::mbarrier_init(&landed[s]);
-// CU:         tilec::store_vec<
-// CU:       }
-// CU-NEXT:  // persistent_programs.cpp:{{[0-9]+}}: no copy is in flight
+// The epilogue: the quads' 16-byte runs (where the pointers and mask allow) or pairs.
+// CU:         if constexpr (quad_runs) {
+// CU-NEXT:      tilec::store_quad_runs<L0>(
+// CU:         } else {
+// CU:           tilec::store_vec<
+// CU:       // persistent_programs.cpp:{{[0-9]+}}: no copy is in flight
 
 // The launcher: programs is the grid's x; the launch is persistent when every map is encoded
 // and the producer warpgroup may load.

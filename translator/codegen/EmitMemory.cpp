@@ -90,13 +90,32 @@ void KernelEmitter::emitStore(const Op &op) {
   std::string L = layoutOf(ptrs);
   std::string w = names_.fresh("store_width");
   std::string templateArgs = accessWidth(op, w, "store_mask_uniform", "") + cachePolicyArgs(op);
+  std::string indent = "  ";
+  if (op.quadRuns) {
+    // A tl::dot result: 16-byte runs from the quads' transposed pairs where this
+    // specialization allows them, else the thread's own pairs.
+    std::string runs = names_.fresh("quad_runs");
+    std::string maskConst = mask && mask->type.isTile() ? mask->info.constancy.operand() : "8";
+    *out_ << "  constexpr bool " << runs << " = tilec::quad_runs_ok<" << L << ", "
+          << val->type.cudaElem() << ">(" << ptrs->info.contiguity.operand() << ", "
+          << ptrs->info.divisibility.operand() << ", " << maskConst << ");\n";
+    std::string policy = cachePolicyArgs(op);
+    *out_ << "  if constexpr (" << runs << ") {\n"
+          << "    tilec::store_quad_runs<" << L << policy << ">(" << arrayArg(val, "0")
+          << ", [&](int i) { return " << elem(ptrs, "i") << "; }, [&](int i) { return "
+          << (mask ? elem(mask, "i") : "true") << "; }, tid);\n"
+          << "  } else {\n";
+    indent = "    ";
+  }
   *out_ << "#pragma unroll\n";
-  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
-  *out_ << "    tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "
+  *out_ << indent << "for (int i = 0; i < " << L << "::ELEMS; i += " << w << ")\n";
+  *out_ << indent << "  tilec::store_vec<" << templateArgs << ">(" << elem(ptrs, "i") << ", "
         << arrayArg(val, "i");
   if (mask)
     *out_ << ", " << arrayArg(mask, "i");
   *out_ << ", " << L << "::owner(tid));\n";
+  if (op.quadRuns)
+    *out_ << "  }\n";
 }
 
 void KernelEmitter::emitAtomic(const Op &op) {

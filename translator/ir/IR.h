@@ -190,6 +190,10 @@ struct Op {
   // "" for none) and, for a load, Triton's volatile.
   std::string cache;
   bool isVolatile = false;
+  // A Store of a tl::dot result (Mma layout; set by layout assignment): where the elements are
+  // 2 bytes and each fragment's 8 columns are consecutive addresses, the quads of threads
+  // transpose their pairs and store 16-byte runs (the device library's store_quad_runs).
+  bool quadRuns = false;
   // An InlineAsm: its constraints ("=r,r": the result's register, then one per operand) and
   // whether every execution must stay (Triton's is_pure = false: `asm volatile`).
   std::string asmConstraints;

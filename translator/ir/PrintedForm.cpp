@@ -130,6 +130,7 @@ const std::vector<OpWord> &opWords() {
          return isCacheModifierOf(op.kind, arg);
        }},
       flag("volatile", [](Op &op) -> bool & { return op.isVolatile; }),
+      flag("quad_runs", [](Op &op) -> bool & { return op.quadRuns; }),
       {"constraints",
        [](const Kernel &, const Op &op) {
          return op.asmConstraints.empty() ? "" : "constraints(" + op.asmConstraints + ")";

@@ -116,6 +116,7 @@ Op *Builder::clone(const Op &op, std::vector<Value *> operands, Type type) {
   c->axis = op.axis;
   c->cache = op.cache;
   c->isVolatile = op.isVolatile;
+  c->quadRuns = op.quadRuns;
   c->asmConstraints = op.asmConstraints;
   c->asmImpure = op.asmImpure;
   c->srcText = op.srcText;

@@ -512,6 +512,10 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
     Value *ptrs = op->operands[0];
     if (ptrs->type.isScalar())
       return;
+    // A tl::dot result stored: its quads may write 16-byte runs (the emitter checks the
+    // element size and the runs in each specialization).
+    if (op->kind == OpKind::Store && k.layouts[size_t(ptrs->layout)].kind == Layout::Kind::Mma)
+      op->quadRuns = true;
     SymExpr vec = SymExpr::expr(layoutName(ptrs->layout) + "::VEC", true);
     // VEC is at most the layout's widest run; bound it by this access's own when narrower.
     const Layout &l = k.layouts[size_t(ptrs->layout)];
