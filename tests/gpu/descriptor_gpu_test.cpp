@@ -83,17 +83,20 @@ TEST(GpuDescriptor, RankOneAndRankThreeBoxes) {
   expect_same_bits(dsums.get(), want_sums, "sums");
 }
 
+/// `n` halves uniform in [-1, 1), the same for the same seed.
+std::vector<tl::half> random_halves(size_t n, unsigned seed) {
+  std::vector<tl::half> out;
+  for (float v : tilec_test::random_floats(n, seed))
+    out.push_back(tl::half(v));
+  return out;
+}
+
 // C = A B through descriptors at M x N x K with [BM, BN, BK] blocks, against the interpreter.
 template <int BM, int BN, int BK> void check_descriptor_matmul(int M, int N, int K, int stages) {
   SCOPED_TRACE(testing::Message() << M << " x " << N << " x " << K << ", blocks " << BM << " x "
                                   << BN << " x " << BK << ", " << stages << " stages");
-  std::mt19937 rng(unsigned(M * 7 + N * 3 + K));
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<tl::half> a(size_t(M) * K), b(size_t(K) * N);
-  for (auto &v : a)
-    v = tl::half(dist(rng));
-  for (auto &v : b)
-    v = tl::half(dist(rng));
+  auto a = random_halves(size_t(M) * K, unsigned(M * 7 + N * 3 + K));
+  auto b = random_halves(size_t(K) * N, unsigned(M * 7 + N * 3 + K + 1));
   auto c = poisoned<float>(size_t(M) * N), want = c;
   Mirror<tl::half> da(a), db(b);
   Mirror<float> dc(c);
@@ -128,27 +131,22 @@ TEST(GpuDescriptor, MatmulThroughTensorMaps) {
   check_descriptor_matmul<64, 64, 32>(64, 64, 24, 4);
 }
 
-// The 1-D grid of tutorial 03's order, with more programs than the GPU holds at once: when
-// the producer warpgroup loads (sm_90a, both maps encoded), the launch is persistent and the
-// blocks run several programs each, carrying their place in the stage ring from one to the
-// next. Shapes not multiples of the blocks; K = 40 is two blocks with a ragged one, K = 200 more.
 bool sm90() {
   const auto &d = tilec::detail::driver();
   return d.cc_major == 9 && d.cc_minor == 0;
 }
 
+// The 1-D grid of tutorial 03's order, with more programs than the GPU holds at once: when
+// the producer warpgroup loads (sm_90a, both maps encoded), the launch is persistent and the
+// blocks run several programs each, carrying their place in the stage ring from one to the
+// next. Shapes not multiples of the blocks; K = 40 is two blocks with a ragged one, K = 200 more.
 template <int BM, int BN, int BK>
 void check_grouped_matmul(int M, int N, int K, int warps, int stages, bool want_persistent) {
   SCOPED_TRACE(testing::Message() << "grouped " << M << " x " << N << " x " << K << ", blocks "
                                   << BM << " x " << BN << " x " << BK << ", " << warps
                                   << " warps, " << stages << " stages");
-  std::mt19937 rng(unsigned(M * 5 + N * 11 + K));
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<tl::half> a(size_t(M) * K), b(size_t(K) * N);
-  for (auto &v : a)
-    v = tl::half(dist(rng));
-  for (auto &v : b)
-    v = tl::half(dist(rng));
+  auto a = random_halves(size_t(M) * K, unsigned(M * 5 + N * 11 + K));
+  auto b = random_halves(size_t(K) * N, unsigned(M * 5 + N * 11 + K + 1));
   auto c = poisoned<float>(size_t(M) * N), want = c;
   Mirror<tl::half> da(a), db(b);
   Mirror<float> dc(c);

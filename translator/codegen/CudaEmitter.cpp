@@ -220,9 +220,10 @@ void KernelEmitter::emitOp(const Op &op) {
   if (op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
       op.kind == OpKind::MbarrierRing || op.kind == OpKind::MbarrierArrive ||
       op.kind == OpKind::MbarrierWait || op.kind == OpKind::MbarrierInval ||
-      op.kind == OpKind::MbarrierRestart || op.kind == OpKind::FreedRing || op.kind == OpKind::WarpSpecialized ||
-      op.kind == OpKind::ProducerThread || op.kind == OpKind::ProducerBranch ||
-      op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease)
+      op.kind == OpKind::MbarrierRestart || op.kind == OpKind::FreedRing ||
+      op.kind == OpKind::WarpSpecialized || op.kind == OpKind::ProducerThread ||
+      op.kind == OpKind::ProducerBranch || op.kind == OpKind::TmaLoad ||
+      op.kind == OpKind::MbarrierRelease)
     return emitTma(op);
   if (op.kind == OpKind::Dot)
     return emitDot(op);

@@ -26,9 +26,6 @@ bool safeInEpilogue(const Op &op) {
     return true;
   case OpKind::Load:
     return !op.operands[0]->type.shared;
-  case OpKind::Reduce: // within a thread only: the reduced dimension is not split over threads
-  case OpKind::Scan:
-    return false;
   case OpKind::If:
   case OpKind::For:
   case OpKind::While:

@@ -14,7 +14,6 @@
 #include <tilec/device/common/global_access.cuh>
 #include <tilec/device/sm80/mma_layout.cuh>
 
-
 namespace tilec {
 
 /// Whether a store of an `L` tile (an MmaLayout) of T can go as 16-byte runs, with the
@@ -102,10 +101,8 @@ __device__ inline void store_quad_runs(const T *vals, PtrAt ptr_at, MaskAt mask_
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           const int i = base + 4 * j + 2 * h;
-          uint16_t lo, hi;
-          memcpy(&lo, &vals[i], 2);
-          memcpy(&hi, &vals[i + 1], 2);
-          w[j] = uint32_t(lo) | (uint32_t(hi) << 16);
+          w[j] = uint32_t(bitcast<uint16_t>(vals[i])) |
+                 (uint32_t(bitcast<uint16_t>(vals[i + 1])) << 16);
         }
         quad_transpose(w, q);
         // This lane's run: fragment 4g + q, 8q - 2q elements past the column it held in
