@@ -54,6 +54,9 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
   auto want = [&](unsigned lo, unsigned hi) { return wantArgs(call, c, lo, hi); };
   auto wantTemplateArgs = [&](size_t count) { return wantTemplateArgCount(call, c, count); };
   const Type scalarInt{ElemType::known(ScalarKind::I32), false, false, {}};
+  if (n == "load" || n == "store" || n == "advance" || n == "make_block_ptr")
+    if (auto r = lowerBlockPtrCall(call, c))
+      return *r;
   if (n != "load" && n != "store" && !rejectMisplacedHints(call, n))
     return nullptr;
 

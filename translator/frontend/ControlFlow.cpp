@@ -60,9 +60,13 @@ std::vector<const ValueDecl *> assignedIn(const Stmt *s) {
 Lowerer::Carried Lowerer::carriedBy(std::initializer_list<const Stmt *> parts) {
   Carried c;
   for (const Stmt *part : parts)
-    for (const ValueDecl *d : assignedIn(part))
-      if (vars_.count(d) && std::find(c.vars.begin(), c.vars.end(), d) == c.vars.end())
-        c.vars.push_back(d);
+    for (const ValueDecl *assigned : assignedIn(part)) {
+      std::vector<const ValueDecl *> ds = {assigned};
+      addBlockPtrOffsets(assigned, part, ds); // a block pointer: its offsets change
+      for (const ValueDecl *d : ds)
+        if (vars_.count(d) && std::find(c.vars.begin(), c.vars.end(), d) == c.vars.end())
+          c.vars.push_back(d);
+    }
   for (auto *d : c.vars)
     c.inits.push_back(vars_[d]);
   return c;

@@ -14,14 +14,12 @@
 // addressed in 64-bit (row * stride passes 2^31 on large tensors, as the interpreter allows).
 #include "frontend/Lowerer.h"
 
+#include <algorithm>
+
 namespace tilec {
 
 using namespace clang;
 
-namespace {
-
-/// The elements of a braced list `{a, b}` as written (through std::array's inner braces and
-/// the integer conversions to its int64_t elements); nullopt when `e` is no braced list.
 std::optional<std::vector<const Expr *>> bracedElements(const Expr *e) {
   e = skipTemporaries(e);
   auto *list = dyn_cast<InitListExpr>(e);
@@ -44,6 +42,8 @@ std::optional<std::vector<const Expr *>> bracedElements(const Expr *e) {
   }
   return out;
 }
+
+namespace {
 
 /// The DeclRefExpr's declaration when `e` names a local variable.
 const ValueDecl *namedLocal(const Expr *e) {
@@ -171,25 +171,37 @@ std::optional<Value *> Lowerer::lowerDescriptorCall(const Expr *object, const st
   Value *val = nullptr;
   if (!load && !(val = lowerExpr(call->getArg(1))))
     return nullptr;
+  Box box{d.base, d.shape, d.strides, corner, d.block,
+          std::vector<bool>(rank, true), descName, "descriptor"};
+  return lowerBoxAccess(box, load, val, call, load ? nullptr : call->getArg(1));
+}
 
+Value *Lowerer::lowerBoxAccess(const Box &b, bool load, Value *val, const CallExpr *call,
+                               const Expr *valExpr) {
+  const size_t rank = b.block.size();
   // Index tiles along each dimension, shaped to broadcast over the box: [B0, 1], [1, B1].
   const ElemType i32 = ElemType::known(ScalarKind::I32), i64 = ElemType::known(ScalarKind::I64);
   Value *offset = nullptr, *inside = nullptr;
   for (size_t dim = 0; dim < rank; ++dim) {
-    Type t{i32, false, false, {d.block[dim]}};
+    Type t{i32, false, false, {b.block[dim]}};
     Op *ar = emit(OpKind::Arange, {}, t, call);
-    ar->attrs = {SymExpr(0), d.block[dim]};
-    Value *idx = binary("+", corner[dim], ar->result, call);
+    ar->attrs = {SymExpr(0), b.block[dim]};
+    Value *idx = binary("+", b.corner[dim], ar->result, call);
     // Named after the descriptor, so the CUDA reads `da_rows`, `da_cols`, `da_inside`.
     static const char *const dimNames[3][3] = {
         {"idx", "", ""}, {"rows", "cols", ""}, {"d0", "d1", "d2"}};
-    if (idx)
-      idx->name = descName + "_" + dimNames[rank - 1][dim];
-    Value *zero = constant(0, i32, call);
-    Value *in = binary("&", binary(">=", idx, zero, call),
-                       binary("<", idx, d.shape[dim], call), call);
-    if (!idx || !in)
+    if (!idx)
       return nullptr;
+    idx->name = b.name + "_" + dimNames[rank - 1][dim];
+    Value *in = nullptr;
+    if (b.checked[dim]) {
+      Value *zero = constant(0, i32, call);
+      Value *above = binary(">=", idx, zero, call); // in order: the IR's numbering is stable
+      Value *below = binary("<", idx, b.shape[dim], call);
+      in = binary("&", above, below, call);
+      if (!in)
+        return nullptr;
+    }
     auto place = [&](Value *v) {
       for (size_t before = 0; before < dim; ++before) {
         Type e = v->type;
@@ -208,49 +220,65 @@ std::optional<Value *> Lowerer::lowerDescriptorCall(const Expr *object, const st
       return v;
     };
     Value *term = place(idx);
-    if (dim + 1 < rank) // rows: 64-bit, times their stride
-      term = binary("*", castTo(term, i64, call), d.strides[dim], call);
+    // Rows in 64-bit, times their stride; a last dimension of stride 1 is the index itself.
+    const Op *sdef = b.strides[dim]->def;
+    bool unitLast = dim + 1 == rank && sdef && sdef->kind == OpKind::Constant &&
+                    !sdef->attrs.empty() && sdef->attrs[0].isConst(1);
+    if (!unitLast)
+      term = binary("*", castTo(term, i64, call), b.strides[dim], call);
     offset = offset ? binary("+", offset, term, call) : term;
-    Value *placed = place(in);
-    inside = inside ? binary("&", inside, placed, call) : placed;
-    if (!offset || !inside)
+    if (in) {
+      Value *placed = place(in);
+      inside = inside ? binary("&", inside, placed, call) : placed;
+      if (!inside)
+        return nullptr;
+    }
+    if (!offset)
       return nullptr;
   }
-  Value *ptrs = binary("+", d.base, offset, call);
+  Value *ptrs = binary("+", b.base, offset, call);
   if (!ptrs)
     return nullptr;
   // Boxes with dimensions of size 1 leave the pieces smaller than the box.
-  Type box{d.base->type.elem, false, false, d.block};
+  Type box{b.base->type.elem, false, false, b.block};
   ptrs = broadcastTo(ptrs, box.shape, call);
-  inside = broadcastTo(inside, box.shape, call);
-  if (!ptrs || !inside)
+  if (inside)
+    inside = broadcastTo(inside, box.shape, call);
+  const bool anyChecked = std::find(b.checked.begin(), b.checked.end(), true) != b.checked.end();
+  if (!ptrs || (anyChecked && !inside))
     return nullptr;
-  inside->name = descName + "_inside";
+  if (inside)
+    inside->name = b.name + "_inside";
   if (load) {
-    Value *zero = constant(0, box.elem, call);
-    return emit(OpKind::Load, {ptrs, inside, zero}, box, call)->result;
+    std::vector<Value *> ops = {ptrs};
+    if (inside)
+      ops.insert(ops.end(), {inside, constant(0, box.elem, call)});
+    return emit(OpKind::Load, ops, box, call)->result;
   }
-  if (d.base->type.pointeeConst) {
-    error(call, "storing through a descriptor of a pointer to const");
+  if (b.base->type.pointeeConst) {
+    error(call, "storing through a " + b.what + " of a pointer to const");
     return nullptr;
   }
   if (!val)
     return nullptr;
   if (val->type.pointer) {
-    error(call->getArg(1), "storing pointers is not supported");
+    error(valExpr, "storing pointers is not supported");
     return nullptr;
   }
   if (val->type.isTile() && !sameShape(val->type.shape, box.shape)) {
-    error(call->getArg(1), "the stored tile must have the descriptor's box shape " +
-                               box.shapeStr() + ", not " + val->type.shapeStr());
+    error(valExpr, "the stored tile must have the " + b.what + "'s box shape " +
+                       box.shapeStr() + ", not " + val->type.shapeStr());
     return nullptr;
   }
-  val = castTo(val, box.elem, call->getArg(1));
+  val = castTo(val, box.elem, valExpr);
   if (val && val->type.isScalar())
     val = emit(OpKind::Splat, {val}, Type{val->type.elem, false, false, box.shape}, call)->result;
   if (!val)
     return nullptr;
-  emit(OpKind::Store, {ptrs, val, inside}, Type{}, call, /*hasResult=*/false);
+  std::vector<Value *> ops = {ptrs, val};
+  if (inside)
+    ops.push_back(inside);
+  emit(OpKind::Store, ops, Type{}, call, /*hasResult=*/false);
   return nullptr;
 }
 

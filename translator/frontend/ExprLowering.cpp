@@ -450,6 +450,13 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
         error(e, "'" + n + "' holds two values: use " + n + ".first and " + n + ".second");
       return nullptr;
     }
+    if (auto bit = blockPtrs_.find(d); bit != blockPtrs_.end()) {
+      std::string n = d->getNameAsString();
+      if (bit->second.ptr.base) // (null: its initializer was reported)
+        error(e, "'" + n + "' is a block pointer: use it through tl::load(" + n + ", ...), "
+                 "tl::store(" + n + ", ...) and " + n + " = tl::advance(" + n + ", {...})");
+      return nullptr;
+    }
     if (auto dit = descriptors_.find(d); dit != descriptors_.end()) {
       if (dit->second.base) // (null: its initializer was reported)
         error(e, "'" + d->getNameAsString() + "' is a tensor descriptor: use it through " +

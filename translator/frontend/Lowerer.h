@@ -28,6 +28,11 @@ struct Callee {
 /// (PairOps.cpp).
 const clang::Expr *skipTemporaries(const clang::Expr *e);
 
+/// The elements of a braced list `{a, b}` as written (through std::array's inner braces and
+/// the integer conversions to its int64_t elements); nullopt when `e` is no braced list
+/// (DescriptorOps.cpp).
+std::optional<std::vector<const clang::Expr *>> bracedElements(const clang::Expr *e);
+
 /// tl::half, tl::bfloat16 and the fp8 types (classes in C++); nullopt for other types.
 std::optional<ElemType> storageType(clang::QualType t);
 
@@ -161,6 +166,21 @@ public:
   /// `p.first` / `p.second` of a pair; null after an error.
   Value *lowerPairMember(const clang::Expr *base, const std::string &member, const clang::Expr *at);
 
+  // --- boxes of strided tensors: what descriptors and block pointers access (DescriptorOps.cpp) ---
+  struct Box {
+    Value *base = nullptr;
+    std::vector<Value *> shape, strides, corner; // per dimension; corner: the box's offsets
+    std::vector<SymExpr> block;
+    std::vector<bool> checked; // the dimensions the mask keeps inside the tensor
+    std::string name;          // names the index tiles and mask: name_rows, name_inside
+    std::string what;          // "descriptor", "block pointer": for errors
+  };
+  /// Loads the box (the tile; zero outside the checked dimensions) or stores `val` to it
+  /// (`valExpr` locates its errors; null result). The box becomes an index tile per
+  /// dimension, a pointer tile and a mask, as a kernel would write them by hand.
+  Value *lowerBoxAccess(const Box &b, bool load, Value *val, const clang::CallExpr *call,
+                        const clang::Expr *valExpr);
+
   // --- tensor descriptors: tl::make_tensor_descriptor, .load, .store (DescriptorOps.cpp) ---
   /// A local holding a descriptor: its parts, lowered where it was made. The IR has no
   /// descriptor type: each .load / .store becomes the pointer tile and mask of its box.
@@ -175,6 +195,29 @@ public:
   /// names none (nothing reported). The loaded tile, or null (a store, or after an error).
   std::optional<Value *> lowerDescriptorCall(const clang::Expr *object, const std::string &member,
                                             const clang::CallExpr *call);
+
+  // --- block pointers: tl::make_block_ptr, tl::advance, tl::load / tl::store (BlockPtrOps.cpp) ---
+  /// A block pointer's value: the tensor (fixed where it is made) and the box's offsets.
+  struct BlockPtr {
+    Value *base = nullptr; // null after an error (reported)
+    std::vector<Value *> shape, strides, offsets;
+    std::vector<SymExpr> block;
+    std::string name; // the local's, or "block"
+  };
+  /// The block pointer `e` is (a local holding one, tl::make_block_ptr, tl::advance); nullopt
+  /// when `e` is none (nothing reported), a null base after an error.
+  std::optional<BlockPtr> lowerBlockPtr(const clang::Expr *e);
+  /// `auto p = <block pointer>`; false when the initializer is none.
+  bool bindBlockPtr(const clang::VarDecl *vd);
+  /// `p = <block pointer>` when `var` holds one; false when it does not (nothing reported).
+  bool assignBlockPtr(const clang::ValueDecl *var, const clang::Expr *rhs, const clang::Stmt *at);
+  /// tl::load / tl::store / tl::advance / tl::make_block_ptr when they take or make a block
+  /// pointer; nullopt otherwise. The loaded tile, or null (a store, or after an error).
+  std::optional<Value *> lowerBlockPtrCall(const clang::CallExpr *call, const Callee &c);
+  /// When `d` is a block pointer that `part` assigns: the locals standing for the offsets the
+  /// assignments may change (what loops and branches carry).
+  void addBlockPtrOffsets(const clang::ValueDecl *d, const clang::Stmt *part,
+                          std::vector<const clang::ValueDecl *> &out);
 
   // --- tl::device_print, tl::device_assert (DebugOps.cpp) ---
   static bool isDebugOpName(const std::string &name);
@@ -228,6 +271,13 @@ private:
   std::map<const clang::ValueDecl *, ValuePair> pairs_;
   // Locals holding a tensor descriptor (an entry with a null base: reported where made).
   std::map<const clang::ValueDecl *, Descriptor> descriptors_;
+  // Locals holding a block pointer: its tensor, and locals made up for its offsets (which are
+  // what changes; they live in vars_ and are carried like any variable).
+  struct BlockPtrLocal {
+    BlockPtr ptr; // offsets unused
+    std::vector<const clang::ValueDecl *> offsetVars;
+  };
+  std::map<const clang::ValueDecl *, BlockPtrLocal> blockPtrs_;
   // While a template TILEC_FUNC is inlined: its template parameters' deduced values.
   std::map<const clang::NamedDecl *, SymExpr> symBindings_;
   std::map<const clang::NamedDecl *, ElemType> typeBindings_;

@@ -47,7 +47,7 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
               "variable '" + vd->getNameAsString() + "' must be initialized where it is declared");
         continue;
       }
-      if (bindDescriptor(vd) || bindPair(vd))
+      if (bindDescriptor(vd) || bindBlockPtr(vd) || bindPair(vd))
         continue;
       Value *v = lowerExpr(vd->getInit());
       if (!v)
@@ -105,6 +105,14 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
   }
   if (lhsExpr) {
     auto *lhs = dyn_cast<DeclRefExpr>(lhsExpr->IgnoreParenImpCasts());
+    if (lhs && blockPtrs_.count(lhs->getDecl())) {
+      if (!compoundOp.empty())
+        error(s, "a block pointer moves with tl::advance: " + lhs->getDecl()->getNameAsString() +
+                     " = tl::advance(" + lhs->getDecl()->getNameAsString() + ", {...})");
+      else
+        assignBlockPtr(lhs->getDecl(), rhsExpr, s);
+      return;
+    }
     if (!lhs || !vars_.count(lhs->getDecl())) {
       // A local whose initializer failed has been reported already: its later assignments
       // are not a second mistake.

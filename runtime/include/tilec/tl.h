@@ -15,6 +15,7 @@
 
 #include <tilec/tl/atomic.h>
 #include <tilec/tl/autotune.h>
+#include <tilec/tl/block_ptr.h>
 #include <tilec/tl/creation.h>
 #include <tilec/tl/debug.h>
 #include <tilec/tl/descriptor.h>
