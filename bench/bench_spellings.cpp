@@ -5,6 +5,10 @@
 //   linear_nt       y = x @ W^T, W stored [N, K] as torch.nn.Linear keeps it (fp16, bf16)
 //   matmul_descriptor  C = A @ B through tensor descriptors (tutorial 09's spelling; reported
 //                   with matmul_offsets as "tilec (tensor descriptors)")
+//   matmul_strided  tutorial 03 as written, every stride an argument ("tilec (tutorial 03,
+//                   every stride an argument)" with matmul_offsets)
+//   matmul_block_ptr  block pointers with strides at run time (Triton's block-pointer
+//                   tutorial; "tilec (block pointers)" with matmul_offsets)
 //   int8_gemm       int8 x int8 -> int32, the spelling of matmul_offsets
 //   fp8_linear      e4m3 x e4m3 with per-tensor scales -> bfloat16, the spelling of linear_nt
 //   attention_fwd   the forward pass of Triton's fused attention tutorial (fp16)
@@ -157,12 +161,14 @@ std::string shape_name(int M, int N, int K) {
 
 // ---- matrix products ------------------------------------------------------------------------
 
-enum class Spelling { offsets, linear_nt, advancing, descriptor };
+enum class Spelling { offsets, linear_nt, advancing, descriptor, strided, block_ptr };
 
 const char *spelling_name(Spelling s) {
   return s == Spelling::offsets     ? "matmul_offsets"
          : s == Spelling::linear_nt  ? "linear_nt"
          : s == Spelling::descriptor ? "matmul_descriptor"
+         : s == Spelling::strided    ? "matmul_strided"
+         : s == Spelling::block_ptr  ? "matmul_block_ptr"
                                      : "matmul";
 }
 
@@ -187,6 +193,12 @@ void launch_matmul(Spelling sp, cudaStream_t s, const T *a, const T *b, T *c, in
     break;
   case Spelling::descriptor:
     matmul_descriptor_autotuned<T>(grid, s, a, b, c, M, N, K, K, N, N);
+    break;
+  case Spelling::strided: // every stride an argument, the inner ones 1
+    matmul_strided_autotuned<T>(grid, s, a, b, c, M, N, K, K, 1, N, 1, N, 1);
+    break;
+  case Spelling::block_ptr:
+    matmul_block_ptr_autotuned<T>(grid, s, a, b, c, M, N, K, K, 1, N, 1, N, 1);
     break;
   }
 }
@@ -238,6 +250,8 @@ template <class T> void run_matmul(Spelling sp, int M, int N, int K, bool timed,
                            " " + type_name<T>() + " " + shape;
   const std::string provider = sp == Spelling::advancing    ? "tilec (pointer-advancing matmul)"
                                : sp == Spelling::descriptor ? "tilec (tensor descriptors)"
+                               : sp == Spelling::strided    ? "tilec (tutorial 03, every stride an argument)"
+                               : sp == Spelling::block_ptr  ? "tilec (block pointers)"
                                                             : "tilec";
   const std::string what = std::string(spelling_name(sp)) + " " + type_name<T>() + " " + shape;
   try {
@@ -489,7 +503,8 @@ bool spelling_wanted(Spelling sp) {
 }
 
 template <class T> void matmul_shape(int M, int N, int K, bool timed, cudaStream_t s) {
-  for (Spelling sp : {Spelling::offsets, Spelling::linear_nt, Spelling::descriptor})
+  for (Spelling sp : {Spelling::offsets, Spelling::linear_nt, Spelling::descriptor,
+                      Spelling::strided, Spelling::block_ptr})
     if (spelling_wanted(sp))
       run_matmul<T>(sp, M, N, K, timed, s);
   if (spelling_wanted(Spelling::advancing))

@@ -7,7 +7,12 @@
 //     addressed transposed (K along the rows of the tile, contiguous in memory);
 //   - int8_gemm:      int8 x int8 -> int32 in the spelling of matmul_offsets;
 //   - matmul_descriptor: every operand through a tensor descriptor (Triton tutorial 09's
-//     spelling, python/tutorials/09-persistent-matmul.py, here one tile per program).
+//     spelling, python/tutorials/09-persistent-matmul.py, here one tile per program);
+//   - matmul_strided: tutorial 03 exactly as written, every stride an argument (stride_ak,
+//     stride_bn and stride_cn too, 1 at run time), pointers advanced by BLOCK_K * stride;
+//   - matmul_block_ptr: every operand a block pointer with strides given at run time, moved
+//     with tl::advance (Triton's block-pointer tutorial, python/tutorials/
+//     08-experimental-block-pointer.py, Triton 2.1).
 // A fast translator gives them all the speed of the pointer-advancing original (fp8_linear.cpp
 // has linear_nt's spelling with e4m3 operands).
 // T is tl::half or tl::bfloat16; accumulation is in float (int32 for int8).
@@ -49,6 +54,78 @@ TILEC_KERNEL void matmul_offsets(const T *a, const T *b, T *c, int M, int N, int
   auto c_ptrs = c + tl::expand_dims<1>(offs_cm) * stride_cm + tl::expand_dims<0>(offs_cn);
   auto c_mask = (tl::expand_dims<1>(offs_cm) < M) && (tl::expand_dims<0>(offs_cn) < N);
   tl::store(c_ptrs, tl::cast<T>(acc), c_mask);
+}
+
+// Tutorial 03 as written: all six strides are arguments.
+template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M, class T>
+TILEC_KERNEL void matmul_strided(const T *a, const T *b, T *c, int M, int N, int K, int stride_am,
+                                 int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+                                 int stride_cn) {
+  int pid = tl::program_id(0);
+  int num_pid_m = tl::cdiv(M, BLOCK_M);
+  int num_pid_n = tl::cdiv(N, BLOCK_N);
+  int num_pid_in_group = GROUP_M * num_pid_n;
+  int group_id = pid / num_pid_in_group;
+  int first_pid_m = group_id * GROUP_M;
+  int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  int pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
+  int pid_n = (pid % num_pid_in_group) / group_size_m;
+
+  auto offs_am = (pid_m * BLOCK_M + tl::arange<0, BLOCK_M>()) % M;
+  auto offs_bn = (pid_n * BLOCK_N + tl::arange<0, BLOCK_N>()) % N;
+  auto offs_k = tl::arange<0, BLOCK_K>();
+  auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am +
+                     tl::expand_dims<0>(offs_k) * stride_ak);
+  auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk +
+                     tl::expand_dims<0>(offs_bn) * stride_bn);
+
+  auto acc = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    auto a_tile = tl::load(a_ptrs, tl::expand_dims<0>(offs_k) < K - k * BLOCK_K, 0.0f);
+    auto b_tile = tl::load(b_ptrs, tl::expand_dims<1>(offs_k) < K - k * BLOCK_K, 0.0f);
+    acc = tl::dot(a_tile, b_tile, acc);
+    a_ptrs += BLOCK_K * stride_ak;
+    b_ptrs += BLOCK_K * stride_bk;
+  }
+
+  auto offs_cm = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  auto offs_cn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_cm) + stride_cn * tl::expand_dims<0>(offs_cn);
+  auto c_mask = (tl::expand_dims<1>(offs_cm) < M) && (tl::expand_dims<0>(offs_cn) < N);
+  tl::store(c_ptrs, tl::cast<T>(acc), c_mask);
+}
+
+// Block pointers with strides given at run time (Triton's block-pointer tutorial), in the
+// grouped program order.
+template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M, class T>
+TILEC_KERNEL void matmul_block_ptr(const T *a, const T *b, T *c, int M, int N, int K,
+                                   int stride_am, int stride_ak, int stride_bk, int stride_bn,
+                                   int stride_cm, int stride_cn) {
+  int pid = tl::program_id(0);
+  int num_pid_m = tl::cdiv(M, BLOCK_M);
+  int num_pid_n = tl::cdiv(N, BLOCK_N);
+  int num_pid_in_group = GROUP_M * num_pid_n;
+  int group_id = pid / num_pid_in_group;
+  int first_pid_m = group_id * GROUP_M;
+  int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  int pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
+  int pid_n = (pid % num_pid_in_group) / group_size_m;
+
+  auto a_block_ptr = tl::make_block_ptr<BLOCK_M, BLOCK_K>(a, {M, K}, {stride_am, stride_ak},
+                                                          {pid_m * BLOCK_M, 0}, {1, 0});
+  auto b_block_ptr = tl::make_block_ptr<BLOCK_K, BLOCK_N>(b, {K, N}, {stride_bk, stride_bn},
+                                                          {0, pid_n * BLOCK_N}, {1, 0});
+  auto acc = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  for (int k = 0; k < K; k += BLOCK_K) {
+    auto a_tile = tl::load(a_block_ptr, {0, 1});
+    auto b_tile = tl::load(b_block_ptr, {0, 1});
+    acc = tl::dot(a_tile, b_tile, acc);
+    a_block_ptr = tl::advance(a_block_ptr, {0, BLOCK_K});
+    b_block_ptr = tl::advance(b_block_ptr, {BLOCK_K, 0});
+  }
+  auto c_block_ptr = tl::make_block_ptr<BLOCK_M, BLOCK_N>(
+      c, {M, N}, {stride_cm, stride_cn}, {pid_m * BLOCK_M, pid_n * BLOCK_N}, {1, 0});
+  tl::store(c_block_ptr, tl::cast<T>(acc), {0, 1});
 }
 
 // C = A @ B with A, B and C read and written as boxes of tensor descriptors: no masks or
@@ -154,6 +231,65 @@ TILEC_KERNEL void int8_gemm(const int8_t *a, const int8_t *b, int32_t *c, int M,
 // wide are pruned on matrices narrower than that). int8 tiles take twice the K depth for the
 // same bytes per stage (BLOCK_K 64 and 128: the tensor cores read 32 int8 values of K at once).
 TILEC_AUTOTUNE(matmul_offsets) = {
+    .configs =
+        {
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+        },
+    .key = {"M", "N", "K"},
+    .prune =
+        [](int BLOCK_M, int BLOCK_N, int M, int N) {
+          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
+        },
+};
+
+// matmul_strided and matmul_block_ptr: matmul_offsets' configs.
+TILEC_AUTOTUNE(matmul_strided) = {
+    .configs =
+        {
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 8,
+             .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+        },
+    .key = {"M", "N", "K"},
+    .prune =
+        [](int BLOCK_M, int BLOCK_N, int M, int N) {
+          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
+        },
+};
+
+TILEC_AUTOTUNE(matmul_block_ptr) = {
     .configs =
         {
             {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},

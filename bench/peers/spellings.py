@@ -7,6 +7,8 @@ Rows, named as bench_spellings.cpp names them so that report.py pairs them:
   row-major. torch: torch.matmul (cuBLAS). triton: the kernel below, which spells the loop as
   bench/kernels/matmul_spellings.cpp does (K offsets recomputed from the loop index, pointers
   rebuilt every iteration), autotuned over the same configs.
+  Provider "triton (block pointers)" (with BENCH_ONLY including block_ptr, or unset): the
+  same product in Triton's block-pointer spelling (08-experimental-block-pointer.py).
 - "linear_nt {fp16,bf16} M x N x K": y = x @ W^T, W [N, K] (an nn.Linear weight). torch:
   torch.nn.functional.linear. triton: the same kernel reading W through its strides, as
   W's tile [BLOCK_K, BLOCK_N] at w + offs_n[None, :] * stride_wn + offs_k[:, None].
@@ -102,6 +104,46 @@ def matmul_offsets_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, st
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=c_mask)
 
 
+@triton.jit
+def matmul_block_ptr_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                            stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr,
+                            BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # Triton's block-pointer tutorial (08-experimental-block-pointer.py, Triton 2.1), in the
+    # grouped program order: every operand a block pointer, moved along K with tl.advance.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    first_pid_m = (pid // num_pid_in_group) * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (pid_m * BLOCK_M, 0),
+                             (BLOCK_M, BLOCK_K), (1, 0))
+    b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, stride_bn), (0, pid_n * BLOCK_N),
+                             (BLOCK_K, BLOCK_N), (1, 0))
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for _ in range(0, K, BLOCK_K):
+        a = tl.load(a_bp, boundary_check=(0, 1))
+        b = tl.load(b_bp, boundary_check=(0, 1))
+        acc = tl.dot(a, b, acc)
+        a_bp = tl.advance(a_bp, (0, BLOCK_K))
+        b_bp = tl.advance(b_bp, (BLOCK_K, 0))
+    c_bp = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, stride_cn), (pid_m * BLOCK_M,
+                             pid_n * BLOCK_N), (BLOCK_M, BLOCK_N), (1, 0))
+    tl.store(c_bp, acc.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+MATMUL_BLOCK_PTR = triton.autotune(configs=CONFIGS_16BIT, key=["M", "N", "K"])(
+    matmul_block_ptr_kernel)
+
+
+def launch_block_ptr(a, b, c, M, N, K):
+    grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)
+    MATMUL_BLOCK_PTR[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                           c.stride(0), c.stride(1))
+
+
 # One autotuner per problem: each keeps its own choice per (M, N, K) and dtypes, so that
 # linear_nt does not reuse matmul_offsets' choice (the key has no strides).
 TUNED = {
@@ -174,6 +216,22 @@ def bench_products(failures):
                          config_note(kernel.best_config))
                 ms = median_ms(torch_fn)
                 emit(name, "torch", ms, "TFLOP/s", flops / (ms * 1e9), torch_note)
+                if kind == "matmul_offsets" and wanted("block_ptr"):
+                    try:
+                        launch_block_ptr(a, b, c, M, N, K)  # tunes
+                        c.fill_(float("nan"))
+                        launch_block_ptr(a, b, c, M, N, K)
+                        if not close(c, ref, dtype):
+                            print(f"spellings.py: triton (block pointers) {name} mismatch",
+                                  file=sys.stderr)
+                            failures.append(name + " (block pointers)")
+                        else:
+                            ms = median_ms(lambda: launch_block_ptr(a, b, c, M, N, K))
+                            emit(name, "triton (block pointers)", ms, "TFLOP/s",
+                                 flops / (ms * 1e9), config_note(MATMUL_BLOCK_PTR.best_config))
+                    except Exception as e:  # a Triton without block pointers: other rows run
+                        print(f"spellings.py: triton (block pointers) {name}: "
+                              f"{type(e).__name__}: {e}", file=sys.stderr)
                 del ref
             del a, b, w, c
             torch.cuda.empty_cache()

@@ -1,9 +1,9 @@
 // Block pointers become what a kernel would write by hand: the box's offsets are integers the
 // loop carries (only those tl::advance moves), each load or store an index tile per
 // dimension, a pointer tile, and a mask over the dimensions of the boundary check only. So
-// the analyses treat the box like any pointer tile: with inner strides of 1 the operands of a
-// dot loop come through the copy engine (tma-copies), with strides given at run time through
-// cp.async.
+// the analyses treat the box like any pointer tile: the operands of a dot loop come through
+// the copy engine (tma-copies) where the inner stride is 1 (the literal, or an argument the
+// launcher checks), else through cp.async.
 #include <tilec/tl.h>
 
 // Triton's block-pointer tutorial (08-experimental-block-pointer.py, Triton 2.1): strides at
@@ -26,19 +26,28 @@ TILEC_KERNEL void strided_mm(const tl::half *a, const tl::half *b, float *c, int
   tl::store(c_bp, acc, {0, 1});
 }
 // IR-LABEL: kernel @strided_mm<int BM, int BN, int BK>
-// IR-NOT:   tma_map
-// The pipeline's prologue carries the offsets tl::advance moves, and only those.
+// IR:       tma_map %0:a, %3:M, %5:K, %6:stride_am, %7:stride_ak [BM] [BK]
+// IR-NEXT:  tma_map %1:b, %5:K, %4:N, %8:stride_bk, %9:stride_bn [BK] [BN]
+// The loop carries the offsets tl::advance moves, and only those; each copy starts at the
+// box's offsets (cp.async of the same box where a map is not encoded).
 // IR:       %{{[0-9]+}}:k_ahead, %{{[0-9]+}}:a_bp_col0, %{{[0-9]+}}:b_bp_row0 = for "<"
-// IR:         async_copy {{.*}}:a_bp_inside
-// IR:         async_copy {{.*}}:b_bp_inside
+// IR:         tma_copy {{.*}}:a_bp_inside, {{.*}}, %{{[0-9]+}}:a_bp_row0, %{{[0-9]+}}:a_bp_col0 [0]
+// IR:         tma_copy {{.*}}:b_bp_inside, {{.*}}, %{{[0-9]+}}:b_bp_row0, %{{[0-9]+}}:b_bp_col0 [1]
+
+// H-LABEL: inline void strided_mm(
+// H:       if (stride_ak == 1 && tilec::encode_tma_map(tma_maps[0], a, int(sizeof(*a)), M, K, stride_am, BM, BK))
+// H:       if (stride_bn == 1 && tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, stride_bk, BK, BN))
 
 // CU-LABEL: strided_mm(
-// CU:       const int a_bp_row0 = ({{t[0-9]+}} * BM);
+// The producer warpgroup copies the boxes at the block pointers' offsets:
+// CU:       const int a_bp_row0 = (program * BM);
 // CU:       int a_bp_col0 = 0;
-// CU:       for (int i = 0; i < L{{[0-9]+}}::ELEMS; ++i) a_bp_inside[i] = (((a_bp_rows[{{.*}}] >= 0) & (a_bp_rows[{{.*}}] < M)) & ((a_bp_cols[{{.*}}] >= 0) & (a_bp_cols[{{.*}}] < K)));
-// CU:       (a + ((tilec::cast<int64_t>(a_bp_rows[{{.*}}]) * tilec::cast<int64_t>(stride_am)) + (tilec::cast<int64_t>(a_bp_cols[{{.*}}]) * tilec::cast<int64_t>(stride_ak))))
+// CU:       tilec::tma_load_tile<tilec::SmemTile<BM, BK, tl::half>>(tile_next, &a_map, a_bp_row0, a_bp_col0, &landed[stage]);
 // CU:       // block_pointers.cpp:21: tl::advance(a_bp, {0, BK})
 // CU-NEXT:  const int a_bp_col0_{{[0-9]+}} = (a_bp_col0 + BK);
+// Without it, each thread copies its part of the same box:
+// CU:       a_bp_inside[i] = (((a_bp_rows[{{.*}}] >= 0) & (a_bp_rows[{{.*}}] < M)) & ((a_bp_cols[{{.*}}] >= 0) & (a_bp_cols[{{.*}}] < K)));
+// CU:       (a + ((tilec::cast<int64_t>(a_bp_rows[{{.*}}]) * tilec::cast<int64_t>(stride_am)) + (tilec::cast<int64_t>(a_bp_cols[{{.*}}]) * tilec::cast<int64_t>(stride_ak))))
 
 // Row-major operands, inner strides the literal 1: both through tensor maps, the copy's
 // coordinates the block pointers' offsets.

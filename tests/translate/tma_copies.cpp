@@ -280,3 +280,37 @@ TILEC_KERNEL void advance_skew_mm(const tl::half *a, const tl::half *b, float *c
 // IR-NOT:   tma_copy
 // IR:       async_copy
 // IR-NOT:   tma_copy
+
+// Tutorial 03 as written, every stride an argument: the columns' strides (stride_ak,
+// stride_bn) are checked for 1 by the launcher, which encodes a map only then; the advance by
+// BK * stride_ak is then a column shift of BK.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void all_strides_mm(const tl::half *a, const tl::half *b, float *c, int M, int N,
+                                 int K, int stride_am, int stride_ak, int stride_bk, int stride_bn,
+                                 int stride_cm, int stride_cn) {
+  auto offs_am = (tl::program_id(0) * BM + tl::arange<0, BM>()) % M;
+  auto offs_bn = (tl::program_id(1) * BN + tl::arange<0, BN>()) % N;
+  auto offs_k = tl::arange<0, BK>();
+  auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
+  auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < tl::cdiv(K, BK); ++k) {
+    auto x = tl::load(a_ptrs, tl::expand_dims<0>(offs_k) < K - k * BK, 0.0f);
+    auto y = tl::load(b_ptrs, tl::expand_dims<1>(offs_k) < K - k * BK, 0.0f);
+    acc = tl::dot(x, y, acc);
+    a_ptrs += BK * stride_ak;
+    b_ptrs += BK * stride_bk;
+  }
+  auto offs_cm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto offs_cn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  tl::store(c + stride_cm * tl::expand_dims<1>(offs_cm) + stride_cn * tl::expand_dims<0>(offs_cn),
+            acc, (tl::expand_dims<1>(offs_cm) < M) & (tl::expand_dims<0>(offs_cn) < N));
+}
+
+// IR-LABEL: kernel @all_strides_mm<int BM, int BN, int BK>
+// IR:       tma_map %0:a, %3:M, %5:K, %6:stride_am, %7:stride_ak [BM] [BK]
+// IR-NEXT:  tma_map %1:b, %5:K, %4:N, %8:stride_bk, %9:stride_bn [BK] [BN]
+
+// H-LABEL: inline void all_strides_mm(
+// H:       if (stride_ak == 1 && tilec::encode_tma_map(tma_maps[0], a, int(sizeof(*a)), M, K, stride_am, BM, BK))
+// H:       if (stride_bn == 1 && tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, stride_bk, BK, BN))

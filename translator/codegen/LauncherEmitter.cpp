@@ -138,7 +138,10 @@ std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::
     if (op.kind != OpKind::TmaMap)
       return;
     std::string base = hostExpr(k, op.operands[0]);
-    os << indent << "if (tilec::encode_tma_map(" << maps << "[" << i << "], " << base
+    // A column stride given as an argument: the copy engine reads adjacent columns only.
+    std::string unitColumns =
+        op.operands.size() > 4 ? hostExpr(k, op.operands[4]) + " == 1 && " : "";
+    os << indent << "if (" << unitColumns << "tilec::encode_tma_map(" << maps << "[" << i << "], " << base
        << ", int(sizeof(*" << base << ")), " << hostExpr(k, op.operands[1]) << ", "
        << hostExpr(k, op.operands[2]) << ", " << hostExpr(k, op.operands[3]) << ", "
        << op.attrs[0].str() << ", " << op.attrs[1].str() << "))\n"

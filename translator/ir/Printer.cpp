@@ -156,8 +156,10 @@ std::string verifyKernel(const Kernel &k) {
          !smemOfRank(op.operands[3], 1) || op.attrs.size() != 1))
       err = "tma_copy takes an async copy's stage, pointers and mask, an mbarrier ring, a "
             "stage, a first row and column, and a tensor map's index";
-    if (op.kind == OpKind::TmaMap && (op.operands.size() != 4 || op.attrs.size() != 2))
-      err = "tma_map takes a base, rows, columns and a row stride, and a tile's [rows] [columns]";
+    if (op.kind == OpKind::TmaMap &&
+        ((op.operands.size() != 4 && op.operands.size() != 5) || op.attrs.size() != 2))
+      err = "tma_map takes a base, rows, columns, a row stride and optionally a column stride "
+            "(an argument that must be 1), and a tile's [rows] [columns]";
     if ((op.kind == OpKind::MbarrierRing || op.kind == OpKind::FreedRing) &&
         (!op.result || !smemOfRank(op.result, 1)))
       err = std::string(opKindName(op.kind)) + " gives an smem value of rank 1";

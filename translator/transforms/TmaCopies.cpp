@@ -96,6 +96,9 @@ bool indexOf(const Value *v, Index &out) {
 struct Box {
   Value *base = nullptr;
   const Value *stride = nullptr, *rows = nullptr, *cols = nullptr;
+  // The columns' stride when it is an argument (a block pointer's or tutorial 03's
+  // stride_ak): the map is encoded only when it is 1. Null: the columns are adjacent.
+  const Value *colStride = nullptr;
   Index row, col;
   // A scalar the pointers advance by, as the factors of a product, split into the rows it
   // moves (the product's other factors where one is the row stride) or else the columns:
@@ -219,11 +222,24 @@ bool matchPointers(const Op &copy, Box &box) {
           matched = !haveRow;
           box.row = index;
           box.stride = stride;
+          if (matched)
+            haveRow = true;
+        } else if ((inner >= 0 ? inner : axis) == 0 && stride && !haveCol &&
+                   (defOf(stride, OpKind::Param) || defOf(stride, OpKind::Constant)) &&
+                   indexOf(idx, index)) {
+          // Columns times a stride: an argument checked for 1 where the map is encoded, or
+          // the constant 1.
+          const Op *c = defOf(stride, OpKind::Constant);
+          if (c && !(c->attrs[0].isConst(1)))
+            return false;
+          matched = true;
+          box.col = index;
+          box.colStride = c ? nullptr : stride;
+          haveCol = true;
         }
       }
       if (!matched)
         return false;
-      haveRow = true;
     } else if (axis == 0 && !haveCol && indexOf(s, index)) {
       box.col = index;
       haveCol = true;
@@ -238,6 +254,16 @@ bool matchPointers(const Op &copy, Box &box) {
   for (const Value *t : shifts) {
     std::vector<Value *> f;
     factorsOf(t, f);
+    // Where the map is used the column stride is 1: a factor of it changes nothing.
+    if (box.colStride) {
+      auto byCol = std::find_if(f.begin(), f.end(),
+                                [&](const Value *x) { return sameScalar(x, box.colStride); });
+      if (byCol != f.end()) {
+        if (f.size() == 1)
+          return false; // a shift of one element: not a block's
+        f.erase(byCol);
+      }
+    }
     for (const Value *x : f)
       if (!x->type.isScalar() || !x->type.elem.is(ScalarKind::I32))
         return false; // int32 box coordinates
@@ -467,10 +493,13 @@ private:
 
   int mapFor(const Box &b, const Type &tile) {
     std::string key = hostKey(b.base) + "; " + hostKey(b.rows) + "; " + hostKey(b.cols) + "; " +
-                      hostKey(b.stride) + "; " + tile.shape[0].str() + ", " + tile.shape[1].str();
+                      hostKey(b.stride) + "; " + (b.colStride ? hostKey(b.colStride) : "1") +
+                      "; " + tile.shape[0].str() + ", " + tile.shape[1].str();
     if (auto it = maps_.find(key); it != maps_.end())
       return it->second;
     std::vector<Value *> operands = {b.base, atTop(b.rows), atTop(b.cols), atTop(b.stride)};
+    if (b.colStride)
+      operands.push_back(const_cast<Value *>(b.colStride));
     Op *map = Builder(k_, anchor(), /*after=*/true)
                   .create(OpKind::TmaMap, operands, Type{}, /*hasResult=*/false);
     map->attrs = {tile.shape[0], tile.shape[1]};
