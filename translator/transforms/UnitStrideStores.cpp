@@ -1,0 +1,191 @@
+#include "transforms/UnitStrideStores.h"
+
+#include "ir/Rewriter.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace tilec {
+
+namespace {
+
+const Op *defOf(const Value *v, OpKind kind) {
+  return v && v->def && v->def->kind == kind ? v->def : nullptr;
+}
+
+/// `v` without integer casts and broadcasts (value-preserving around one product).
+const Value *stripCastsAndBroadcasts(const Value *v) {
+  for (;;) {
+    const Op *d = v->def;
+    if (d && d->kind == OpKind::Cast && v->type.elem.isInteger() &&
+        d->operands[0]->type.elem.isInteger())
+      v = d->operands[0];
+    else if (d && d->kind == OpKind::Broadcast)
+      v = d->operands[0];
+    else
+      return v;
+  }
+}
+
+/// The integer kernel argument `v` is (through casts), or null.
+const Value *integerParam(const Value *v) {
+  v = stripCastsAndBroadcasts(v);
+  return v->type.isScalar() && !v->type.pointer && v->type.elem.isInteger() &&
+                 defOf(v, OpKind::Param)
+             ? v
+             : nullptr;
+}
+
+/// The terms of an offset sum, through integer casts and broadcasts.
+void termsOf(const Value *v, std::vector<const Value *> &out) {
+  const Value *u = stripCastsAndBroadcasts(v);
+  if (const Op *d = defOf(u, OpKind::Binary); d && d->opcode == "+" && u->type.isTile()) {
+    termsOf(d->operands[0], out);
+    termsOf(d->operands[1], out);
+    return;
+  }
+  out.push_back(u);
+}
+
+/// The arguments that multiply a term varying along the pointers' last dimension.
+std::vector<const Value *> innerStrides(const Value *ptrs) {
+  std::vector<const Value *> terms;
+  const Value *p = stripCastsAndBroadcasts(ptrs);
+  while (const Op *add = defOf(p, OpKind::AddPtr)) {
+    termsOf(add->operands[1], terms);
+    p = stripCastsAndBroadcasts(add->operands[0]);
+  }
+  std::vector<const Value *> out;
+  for (const Value *t : terms) {
+    const Op *mul = defOf(t, OpKind::Binary);
+    if (!mul || mul->opcode != "*" || !t->type.isTile())
+      continue;
+    // Along the last dimension: the product (before any broadcast) is not 1 wide there.
+    const SymExpr &last = t->type.shape.back();
+    if (last.isConst(1))
+      continue;
+    for (int j = 0; j < 2; ++j) {
+      const Value *arg = integerParam(mul->operands[size_t(j)]);
+      if (arg && mul->operands[size_t(1 - j)]->type.isTile() &&
+          std::find(out.begin(), out.end(), arg) == out.end())
+        out.push_back(arg);
+    }
+  }
+  return out;
+}
+
+/// The ops between the arguments and `ptrs` (those reading an argument, directly or not), in
+/// program order; false when one of them is not register arithmetic.
+bool sliceFrom(const Value *ptrs, const std::set<const Value *> &args,
+               std::vector<const Op *> &slice) {
+  std::map<const Value *, bool> memo;
+  std::set<const Op *> inSlice;
+  bool ok = true;
+  std::function<bool(const Value *)> depends = [&](const Value *v) -> bool {
+    if (args.count(v))
+      return true;
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    memo[v] = false;
+    const Op *d = v->def;
+    if (!d || d->kind == OpKind::Param)
+      return false;
+    bool any = false;
+    for (const Value *o : d->operands)
+      any = depends(o) || any;
+    if (any) {
+      if (!isRegisterArithmetic(d->kind) || !d->regions.empty())
+        ok = false;
+      if (inSlice.insert(d).second)
+        slice.push_back(d); // post-order: operands first
+    }
+    return memo[v] = any;
+  };
+  depends(ptrs);
+  return ok && !slice.empty();
+}
+
+void versionStore(Kernel &k, Op *store, const std::vector<const Value *> &args,
+                  const std::vector<const Op *> &slice) {
+  Builder before(k, store);
+  const Type boolean = Type::scalarOf(ScalarKind::Bool);
+  std::map<const Value *, Value *> one; // each argument's 1, of its type
+  Value *cond = nullptr;
+  std::string text;
+  for (const Value *arg : args) {
+    Op *c = before.create(OpKind::Constant, {}, arg->type);
+    c->attrs = {SymExpr(1)};
+    one[arg] = c->result;
+    Op *eq = before.create(OpKind::Binary, {const_cast<Value *>(arg), c->result}, boolean);
+    eq->opcode = "==";
+    if (cond) {
+      Op *both = before.create(OpKind::Binary, {cond, eq->result}, boolean);
+      both->opcode = "&&";
+      cond = both->result;
+    } else {
+      cond = eq->result;
+    }
+    text += (text.empty() ? "" : " && ") + arg->name + " == 1";
+  }
+  Op *branch = before.create(OpKind::If, {cond}, Type{}, /*hasResult=*/false);
+  branch->srcText = text + ": the store's pointers are contiguous along its rows";
+  branch->line = store->line;
+
+  // Then: the pointers recomputed with the arguments 1 (their casts folded to constants).
+  branch->regions.push_back(std::make_unique<Region>());
+  Region &then = *branch->regions.back();
+  Builder tb(k, then, *store);
+  std::map<const Value *, Value *> map = one;
+  auto mapped = [&](Value *v) {
+    auto it = map.find(v);
+    return it == map.end() ? v : it->second;
+  };
+  for (const Op *op : slice) {
+    std::vector<Value *> ins;
+    for (Value *o : op->operands)
+      ins.push_back(mapped(o));
+    const Op *folded = ins.size() == 1 ? defOf(ins[0], OpKind::Constant) : nullptr;
+    Op *c;
+    if (op->kind == OpKind::Cast && folded && op->result->type.isScalar()) {
+      c = tb.create(OpKind::Constant, {}, op->result->type);
+      c->attrs = folded->attrs;
+    } else {
+      c = tb.clone(*op, ins, op->result->type);
+    }
+    c->result->name = op->result->name;
+    map[op->result] = c->result;
+  }
+  std::vector<Value *> storeIns;
+  for (Value *o : store->operands)
+    storeIns.push_back(mapped(o));
+  tb.clone(*store, storeIns, Type{});
+
+  // Else: the store as it was.
+  branch->regions.push_back(std::make_unique<Region>());
+  Builder eb(k, *branch->regions.back(), *store);
+  eb.clone(*store, store->operands, Type{});
+  eraseOp(k, store);
+}
+
+} // namespace
+
+void runUnitStrideStores(Kernel &k) {
+  std::vector<Op *> stores;
+  walkOps(k, [&](Op &op) {
+    if (op.kind == OpKind::Store && op.operands[0]->type.isTile())
+      stores.push_back(&op);
+  });
+  for (Op *store : stores) {
+    std::vector<const Value *> args = innerStrides(store->operands[0]);
+    if (args.empty())
+      continue;
+    std::vector<const Op *> slice;
+    if (!sliceFrom(store->operands[0], {args.begin(), args.end()}, slice))
+      continue;
+    versionStore(k, store, args, slice);
+  }
+}
+
+} // namespace tilec
