@@ -10,13 +10,19 @@ echo "built"
 export TILEC_CACHE_DIR=/tmp/cache_main
 /tmp/b/tests/gpu/gpu_runtime_tests --gtest_filter='GpuBlockPtr*:GpuDescriptor*:GpuDot*' > $OUT/gpu_tests.log 2>&1; echo "gpu tests rc=$?"
 grep -E "^\[  (PASSED|FAILED)|FAILED  \]" $OUT/gpu_tests.log | head -20
-compute-sanitizer --tool racecheck /tmp/b/tests/gpu/gpu_runtime_tests --gtest_filter='GpuBlockPtr.TritonBlockPointerMatmul' > $OUT/racecheck.log 2>&1; echo "racecheck rc=$?"; grep -E "RACECHECK SUMMARY|hazard" $OUT/racecheck.log | head -3
+if [ -n "${RACECHECK:-}" ]; then compute-sanitizer --tool racecheck /tmp/b/tests/gpu/gpu_runtime_tests --gtest_filter='GpuBlockPtr.TritonBlockPointerMatmul' > $OUT/racecheck.log 2>&1; echo "racecheck rc=$?"; grep -E "RACECHECK SUMMARY|hazard" $OUT/racecheck.log | head -3; fi
 cd bench
 BENCH_ONLY=matmul BENCH_SPELLINGS=${SPELLINGS:-matmul,matmul_strided,matmul_block_ptr} timeout 420 /tmp/b/bench/bench_spellings > $OUT/spellings.jsonl 2> $OUT/spellings.err; echo "bench rc=$?"
 tail -3 $OUT/spellings.err
+if [ -n "${PEERS:-}" ]; then (cd peers && BENCH_ONLY=$PEERS timeout 200 python3 spellings.py > $OUT/peers.jsonl 2> $OUT/peers.err; echo "peers rc=$?"; tail -2 $OUT/peers.err); fi
 python3 - <<'PY'
 import json, os
-rows=[json.loads(l) for l in open(os.environ["OUT"]+"/spellings.jsonl") if l.startswith("{")]
+rows=[]
+for f in ("spellings.jsonl", "peers.jsonl"):
+    p=os.environ["OUT"]+"/"+f
+    if os.path.exists(p):
+        rows+=[json.loads(l) for l in open(p) if l.startswith("{")]
+rows.sort(key=lambda r: (r.get("name",""), r.get("provider","")))
 for r in rows:
     print(f'{r.get("name","")[:36]:36s} {r.get("provider","")[:44]:44s} {r.get("value",0):8.1f} {r.get("note","")[:40]}')
 PY

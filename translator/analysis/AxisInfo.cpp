@@ -102,28 +102,33 @@ AxisInfo binaryInfo(const Op &op) {
 }
 
 /// What holds for every iteration's value of a loop's carried tile `arg`: its initial value's
-/// facts, when each iteration keeps it or adds a scalar to it (a pointer that advances).
+/// facts, when each iteration keeps it or adds scalars to it (a pointer that advances, once or
+/// in several steps). Otherwise nothing, except that a pointer stays aligned to its element.
 AxisInfo carriedInfo(const Value *arg, const Value *init, const Value *next) {
   if (next == arg)
     return init->info;
-  const Op *step = next->def;
-  if (!step || step->operands.size() != 2 || step->operands[0] != arg ||
-      !step->operands[1]->type.isScalar())
-    return AxisInfo{};
+  SymExpr elemBytes = arg->type.elem.bits() ? SymExpr(arg->type.elem.bits() / 8)
+                                            : SymExpr::expr(arg->type.elem.sizeofExpr(), true);
+  AxisInfo unknown;
+  if (arg->type.pointer)
+    unknown.divisibility = elemBytes;
   AxisInfo r = init->info;
-  const AxisInfo &s = step->operands[1]->info;
-  if (step->kind == OpKind::AddPtr) {
-    SymExpr elemBytes = arg->type.elem.bits() ? SymExpr(arg->type.elem.bits() / 8)
-                                              : SymExpr::expr(arg->type.elem.sizeofExpr(), true);
-    if (!s.divisibility.isConst(SymExpr::kUnbounded))
-      r.divisibility = symGcd(r.divisibility, s.divisibility * elemBytes);
-    return r;
+  for (const Value *v = next; v != arg;) {
+    const Op *step = v->def;
+    if (!step || step->operands.size() != 2 || !step->operands[1]->type.isScalar())
+      return unknown;
+    const AxisInfo &s = step->operands[1]->info;
+    if (step->kind == OpKind::AddPtr) {
+      if (!s.divisibility.isConst(SymExpr::kUnbounded))
+        r.divisibility = symGcd(r.divisibility, s.divisibility * elemBytes);
+    } else if (step->kind == OpKind::Binary && (step->opcode == "+" || step->opcode == "-")) {
+      r.divisibility = symGcd(r.divisibility, s.divisibility);
+    } else {
+      return unknown;
+    }
+    v = step->operands[0];
   }
-  if (step->kind == OpKind::Binary && (step->opcode == "+" || step->opcode == "-")) {
-    r.divisibility = symGcd(r.divisibility, s.divisibility);
-    return r;
-  }
-  return AxisInfo{};
+  return r;
 }
 
 void analyzeOnce(Kernel &k) {
