@@ -28,7 +28,7 @@
 #include "transforms/SplitRaggedLoops.h"
 #include "transforms/TmaCopies.h"
 #include "transforms/TransposeLoads.h"
-#include "transforms/UnitStrideStores.h"
+#include "transforms/UnitStrideAccesses.h"
 #include "transforms/WarpSpecialize.h"
 
 #include <algorithm>
@@ -74,10 +74,10 @@ const std::vector<PassInfo> &passTable() {
        "loops whose masks are all true but in their last blocks run those blocks unmasked, "
        "the rest in a second copy (transforms/SplitRaggedLoops.cpp)",
        infallible<runSplitRaggedLoops>},
-      {"unit-stride-stores",
-       "stores stepping along their rows by a kernel argument get a copy for that argument "
-       "equal to 1 (transforms/UnitStrideStores.cpp)",
-       infallible<runUnitStrideStores>},
+      {"unit-stride-accesses",
+       "loads and stores stepping along their rows by a kernel argument get a copy for that "
+       "argument equal to 1 (transforms/UnitStrideAccesses.cpp)",
+       infallible<runUnitStrideAccesses>},
       {"axis-info", "contiguity, divisibility and constancy (analysis/AxisInfo.cpp)",
        infallible<runAxisInfo>},
       {"transpose-loads",

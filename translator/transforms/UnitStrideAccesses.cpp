@@ -1,4 +1,4 @@
-#include "transforms/UnitStrideStores.h"
+#include "transforms/UnitStrideAccesses.h"
 
 #include "ir/Rewriter.h"
 
@@ -107,9 +107,11 @@ bool sliceFrom(const Value *ptrs, const std::set<const Value *> &args,
   return ok && !slice.empty();
 }
 
-void versionStore(Kernel &k, Op *store, const std::vector<const Value *> &args,
-                  const std::vector<const Op *> &slice) {
-  Builder before(k, store);
+/// `if (arg == 1 && ...) { access with the arguments 1 } else { access }` in place of
+/// `access` (a load or a store); a load's value becomes the branch's result.
+void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args,
+                   const std::vector<const Op *> &slice) {
+  Builder before(k, access);
   const Type boolean = Type::scalarOf(ScalarKind::Bool);
   std::map<const Value *, Value *> one; // each argument's 1, of its type
   Value *cond = nullptr;
@@ -129,14 +131,25 @@ void versionStore(Kernel &k, Op *store, const std::vector<const Value *> &args,
     }
     text += (text.empty() ? "" : " && ") + arg->name + " == 1";
   }
-  Op *branch = before.create(OpKind::If, {cond}, Type{}, /*hasResult=*/false);
-  branch->srcText = text + ": the store's pointers are contiguous along its rows";
-  branch->line = store->line;
+  const bool load = access->kind == OpKind::Load;
+  std::vector<Value *> operands = {cond};
+  if (load) {
+    // The branch's result needs an initial value of its type; both arms assign it, so the
+    // CUDA declares it without one.
+    const Type &t = access->result->type;
+    Op *zero = before.create(OpKind::Constant, {}, Type{t.elem, false, false, {}});
+    zero->attrs = {SymExpr(0)};
+    operands.push_back(before.create(OpKind::Splat, {zero->result}, t)->result);
+  }
+  Op *branch = before.create(OpKind::If, operands, Type{}, /*hasResult=*/false);
+  branch->srcText = text + ": the " + (load ? "load" : "store") +
+                    "'s pointers are contiguous along its rows";
+  branch->line = access->line;
 
   // Then: the pointers recomputed with the arguments 1 (their casts folded to constants).
   branch->regions.push_back(std::make_unique<Region>());
   Region &then = *branch->regions.back();
-  Builder tb(k, then, *store);
+  Builder tb(k, then, *access);
   std::map<const Value *, Value *> map = one;
   auto mapped = [&](Value *v) {
     auto it = map.find(v);
@@ -157,34 +170,77 @@ void versionStore(Kernel &k, Op *store, const std::vector<const Value *> &args,
     c->result->name = op->result->name;
     map[op->result] = c->result;
   }
-  std::vector<Value *> storeIns;
-  for (Value *o : store->operands)
-    storeIns.push_back(mapped(o));
-  tb.clone(*store, storeIns, Type{});
+  std::vector<Value *> ins;
+  for (Value *o : access->operands)
+    ins.push_back(mapped(o));
+  const Type resultType = load ? access->result->type : Type{};
+  Op *fast = tb.clone(*access, ins, resultType);
 
-  // Else: the store as it was.
+  // Else: the access as it was.
   branch->regions.push_back(std::make_unique<Region>());
-  Builder eb(k, *branch->regions.back(), *store);
-  eb.clone(*store, store->operands, Type{});
-  eraseOp(k, store);
+  Region &otherwise = *branch->regions.back();
+  Builder eb(k, otherwise, *access);
+  Op *general = eb.clone(*access, access->operands, resultType);
+  if (!load) {
+    eraseOp(k, access);
+    return;
+  }
+  const std::string name = access->result->name.empty() ? "loaded" : access->result->name;
+  fast->result->name = general->result->name = "";
+  then.yields.push_back(fast->result);
+  otherwise.yields.push_back(general->result);
+  fast->result->uses++;
+  general->result->uses++;
+  branch->carriedNames.push_back(name);
+  Value *result = k.newValue(resultType, name);
+  result->def = branch;
+  branch->results.push_back(result);
+  replaceAllUses(k, access->result, result);
+  eraseOp(k, access);
+}
+
+/// Whether `op` lies in a loop whose body has a tl::dot: its loads are the pipeline's and the
+/// copy engine's, which read the pointers as written.
+bool inDotLoop(Kernel &k, const Op *op) {
+  bool found = false;
+  std::function<bool(Region &, bool)> visit = [&](Region &r, bool dotLoop) -> bool {
+    for (auto &o : r.ops) {
+      if (o.get() == op) {
+        found = dotLoop;
+        return true;
+      }
+      for (auto &inner : o->regions) {
+        bool hasDot = dotLoop;
+        if (!hasDot && (o->kind == OpKind::For || o->kind == OpKind::While))
+          walkOps(*inner, [&](Op &x) { hasDot = hasDot || x.kind == OpKind::Dot; });
+        if (visit(*inner, hasDot))
+          return true;
+      }
+    }
+    return false;
+  };
+  visit(k.body, false);
+  return found;
 }
 
 } // namespace
 
-void runUnitStrideStores(Kernel &k) {
-  std::vector<Op *> stores;
+void runUnitStrideAccesses(Kernel &k) {
+  std::vector<Op *> accesses;
   walkOps(k, [&](Op &op) {
-    if (op.kind == OpKind::Store && op.operands[0]->type.isTile())
-      stores.push_back(&op);
+    const bool store = op.kind == OpKind::Store, load = op.kind == OpKind::Load;
+    if ((store || load) && op.operands[0]->type.isTile() && op.operands[0]->type.pointer &&
+        !op.operands[0]->type.shared)
+      accesses.push_back(&op);
   });
-  for (Op *store : stores) {
-    std::vector<const Value *> args = innerStrides(store->operands[0]);
-    if (args.empty())
+  for (Op *access : accesses) {
+    std::vector<const Value *> args = innerStrides(access->operands[0]);
+    if (args.empty() || (access->kind == OpKind::Load && inDotLoop(k, access)))
       continue;
     std::vector<const Op *> slice;
-    if (!sliceFrom(store->operands[0], {args.begin(), args.end()}, slice))
+    if (!sliceFrom(access->operands[0], {args.begin(), args.end()}, slice))
       continue;
-    versionStore(k, store, args, slice);
+    versionAccess(k, access, args, slice);
   }
 }
 

@@ -1,0 +1,31 @@
+// UnitStrideAccesses: a load or store whose pointers step along their last dimension by a
+// kernel argument gets a second version, for that argument equal to 1.
+//
+// Kernels written as Triton's tutorials pass every stride, the innermost ones too:
+//
+//   tl::store(c + rows[:, None] * stride_cm + cols[None, :] * stride_cn, acc, mask);
+//   tl::store(c_block_ptr, acc, {0, 1});      // made with {stride_cm, stride_cn}
+//   tl::load(inp + m[:, None] * N * K + n[None, :] * K + k, ...)   // K is 1 for a 2-D input
+//
+// The analyses cannot know that stride_cn is 1 (Triton compiles the kernel again when an
+// argument is 1), so each element is its own access: no vectors, no 16-byte runs. Such an
+// access becomes
+//
+//   if (stride_cn == 1) { the access, its pointers computed with 1 } else { the access }
+//
+// a branch every thread takes the same way (a load's value is the branch's result), whose
+// first arm the analyses see as contiguous along the rows. An access qualifies when a term of
+// its pointer offset (a sum, through chained pointer additions) is a tile varying along the
+// last dimension times an integer kernel argument, and every op between that argument and
+// the pointers is register arithmetic. The argument's integer casts become constants in the
+// copy. Loads in a loop with a tl::dot are left to the pipeline and the copy engine (the
+// launcher checks such strides for 1 before it encodes a tensor map).
+#pragma once
+
+#include "ir/IR.h"
+
+namespace tilec {
+
+void runUnitStrideAccesses(Kernel &k);
+
+} // namespace tilec
