@@ -94,3 +94,24 @@ TILEC_KERNEL void row_checked(const float *x, float *y, int M, int N) {
 // CU-NOT:   first_inside
 // CU-NOT:   block_inside
 // CU:       }
+
+// Advanced under `if` and in a `while` loop: the branch and the loop carry the offset.
+template <int B>
+TILEC_KERNEL void moved_in_branches(const float *x, float *y, int n) {
+  auto p = tl::make_block_ptr<B>(x, {n}, {1}, {0});
+  auto q = tl::make_block_ptr<B>(y, {n}, {1}, {0});
+  if (n > 3)
+    p = tl::advance(p, {B});
+  tl::store(q, tl::load(p, {0}), {0});
+  while (n > 0) {
+    p = tl::advance(p, {B});
+    n -= B;
+  }
+  tl::store(q, tl::load(p, {0}), {0});
+}
+// CU-LABEL: moved_in_branches(
+// CU:       int p_start = 0;
+// CU:       if ((n > 3)) {
+// CU:         p_start = p_start_{{[0-9]+}};
+// CU:       while (
+// CU:         p_start_{{[0-9]+}} = p_start_{{[0-9]+}};
