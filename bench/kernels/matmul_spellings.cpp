@@ -230,93 +230,44 @@ TILEC_KERNEL void int8_gemm(const int8_t *a, const int8_t *b, int32_t *c, int M,
 // Autotuning: the configs of examples/matmul/matmul.cpp for the two 16-bit kernels (tiles 256
 // wide are pruned on matrices narrower than that). int8 tiles take twice the K depth for the
 // same bytes per stage (BLOCK_K 64 and 128: the tensor cores read 32 int8 values of K at once).
-TILEC_AUTOTUNE(matmul_offsets) = {
-    .configs =
-        {
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-        },
-    .key = {"M", "N", "K"},
-    .prune =
-        [](int BLOCK_M, int BLOCK_N, int M, int N) {
-          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
-        },
-};
+inline bool wide_tiles_fit(int BLOCK_M, int BLOCK_N, int M, int N) {
+  return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
+}
 
-// matmul_strided and matmul_block_ptr: matmul_offsets' configs.
-TILEC_AUTOTUNE(matmul_strided) = {
-    .configs =
-        {
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-        },
-    .key = {"M", "N", "K"},
-    .prune =
-        [](int BLOCK_M, int BLOCK_N, int M, int N) {
-          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
-        },
-};
+// The 16-bit spellings but the descriptors' share one table (a macro: the translator reads
+// the initializer as written).
+#define MATMUL_16BIT_AUTOTUNE \
+{                                                                                             \
+    .configs =                                                                                \
+        {                                                                                     \
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}}, \
+             .num_warps = 4,                                                                  \
+             .num_stages = 4},                                                                \
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}}, \
+             .num_warps = 4,                                                                  \
+             .num_stages = 3},                                                                \
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}}, \
+             .num_warps = 8,                                                                  \
+             .num_stages = 3},                                                                \
+            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}}, \
+             .num_warps = 8,                                                                  \
+             .num_stages = 3},                                                                \
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},  \
+             .num_warps = 4,                                                                  \
+             .num_stages = 4},                                                                \
+            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},  \
+             .num_warps = 4,                                                                  \
+             .num_stages = 4},                                                                \
+        },                                                                                    \
+    .key = {"M", "N", "K"},                                                                   \
+    .prune = wide_tiles_fit,                                                                  \
+}
 
-TILEC_AUTOTUNE(matmul_block_ptr) = {
-    .configs =
-        {
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-        },
-    .key = {"M", "N", "K"},
-    .prune =
-        [](int BLOCK_M, int BLOCK_N, int M, int N) {
-          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
-        },
-};
+TILEC_AUTOTUNE(matmul_offsets) = MATMUL_16BIT_AUTOTUNE;
+
+TILEC_AUTOTUNE(matmul_strided) = MATMUL_16BIT_AUTOTUNE;
+
+TILEC_AUTOTUNE(matmul_block_ptr) = MATMUL_16BIT_AUTOTUNE;
 
 TILEC_AUTOTUNE(matmul_descriptor) = {
     .configs =
@@ -344,40 +295,10 @@ TILEC_AUTOTUNE(matmul_descriptor) = {
              .num_stages = 4},
         },
     .key = {"M", "N", "K"},
-    .prune =
-        [](int BLOCK_M, int BLOCK_N, int M, int N) {
-          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
-        },
+    .prune = wide_tiles_fit,
 };
 
-TILEC_AUTOTUNE(linear_nt) = {
-    .configs =
-        {
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 256}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 8,
-             .num_stages = 3},
-            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
-             .num_warps = 4,
-             .num_stages = 4},
-        },
-    .key = {"M", "N", "K"},
-    .prune =
-        [](int BLOCK_M, int BLOCK_N, int M, int N) {
-          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
-        },
-};
+TILEC_AUTOTUNE(linear_nt) = MATMUL_16BIT_AUTOTUNE;
 
 TILEC_AUTOTUNE(int8_gemm) = {
     .configs =
@@ -402,8 +323,5 @@ TILEC_AUTOTUNE(int8_gemm) = {
              .num_stages = 4},
         },
     .key = {"M", "N", "K"},
-    .prune =
-        [](int BLOCK_M, int BLOCK_N, int M, int N) {
-          return (BLOCK_M <= 128 || BLOCK_M <= M) && (BLOCK_N <= 128 || BLOCK_N <= N);
-        },
+    .prune = wide_tiles_fit,
 };

@@ -179,7 +179,8 @@ std::optional<Lowerer::BlockPtr> Lowerer::lowerBlockPtr(const Expr *e) {
     if (!deltas)
       return failed;
     for (size_t d = 0; d < deltas->size(); ++d) {
-      if (auto s = evalSym(listElements(call->getArg(1))->at(d)); s && s->isConst(0))
+      const Op *step = (*deltas)[d]->def;
+      if (step && step->kind == OpKind::Constant && step->attrs[0].isConst(0))
         continue; // this dimension stays
       p->offsets[d] = binary("+", p->offsets[d], (*deltas)[d], call);
       if (!p->offsets[d])

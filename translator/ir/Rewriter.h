@@ -37,6 +37,11 @@ struct OpPosition {
 };
 OpPosition locate(Kernel &k, const Op *op);
 
+/// The op defining `v` when it is of `kind`; null otherwise (or for region arguments).
+inline const Op *defOf(const Value *v, OpKind kind) {
+  return v && v->def && v->def->kind == kind ? v->def : nullptr;
+}
+
 /// Ops that compute values from values in registers, with no memory, barrier or control:
 /// what pointers, masks and indices are made of.
 bool isRegisterArithmetic(OpKind kind);

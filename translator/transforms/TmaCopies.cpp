@@ -11,10 +11,6 @@ namespace tilec {
 
 namespace {
 
-const Op *defOf(const Value *v, OpKind kind) {
-  return v && v->def && v->def->kind == kind ? v->def : nullptr;
-}
-
 /// `v` without the integer widenings, broadcasts and expand_dims around it (value-preserving
 /// reshapes of one index); `expandedAt` gets the last expand_dims axis passed, or -1.
 const Value *stripReshapes(const Value *v, int &expandedAt) {

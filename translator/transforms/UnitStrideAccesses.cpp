@@ -11,10 +11,6 @@ namespace tilec {
 
 namespace {
 
-const Op *defOf(const Value *v, OpKind kind) {
-  return v && v->def && v->def->kind == kind ? v->def : nullptr;
-}
-
 /// `v` without integer casts and broadcasts (value-preserving around one product).
 const Value *stripCastsAndBroadcasts(const Value *v) {
   for (;;) {
@@ -199,46 +195,32 @@ void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args
   eraseOp(k, access);
 }
 
-/// Whether `op` lies in a loop whose body has a tl::dot: its loads are the pipeline's and the
-/// copy engine's, which read the pointers as written.
-bool inDotLoop(Kernel &k, const Op *op) {
-  bool found = false;
-  std::function<bool(Region &, bool)> visit = [&](Region &r, bool dotLoop) -> bool {
-    for (auto &o : r.ops) {
-      if (o.get() == op) {
-        found = dotLoop;
-        return true;
-      }
-      for (auto &inner : o->regions) {
-        bool hasDot = dotLoop;
-        if (!hasDot && (o->kind == OpKind::For || o->kind == OpKind::While))
-          walkOps(*inner, [&](Op &x) { hasDot = hasDot || x.kind == OpKind::Dot; });
-        if (visit(*inner, hasDot))
-          return true;
-      }
+/// The loads and stores of global tiles in `r`, except loads in a loop with a tl::dot: those
+/// are the pipeline's and the copy engine's, which read the pointers as written.
+void collectAccesses(Region &r, bool inDotLoop, std::vector<Op *> &out) {
+  for (auto &op : r.ops) {
+    const bool store = op->kind == OpKind::Store, load = op->kind == OpKind::Load;
+    const Type &ptrs = (store || load) ? op->operands[0]->type : Type{};
+    if ((store || (load && !inDotLoop)) && ptrs.isTile() && ptrs.pointer && !ptrs.shared)
+      out.push_back(op.get());
+    for (auto &inner : op->regions) {
+      bool dotLoop = inDotLoop;
+      if (!dotLoop && (op->kind == OpKind::For || op->kind == OpKind::While))
+        walkOps(*inner, [&](Op &x) { dotLoop = dotLoop || x.kind == OpKind::Dot; });
+      collectAccesses(*inner, dotLoop, out);
     }
-    return false;
-  };
-  visit(k.body, false);
-  return found;
+  }
 }
 
 } // namespace
 
 void runUnitStrideAccesses(Kernel &k) {
   std::vector<Op *> accesses;
-  walkOps(k, [&](Op &op) {
-    const bool store = op.kind == OpKind::Store, load = op.kind == OpKind::Load;
-    if ((store || load) && op.operands[0]->type.isTile() && op.operands[0]->type.pointer &&
-        !op.operands[0]->type.shared)
-      accesses.push_back(&op);
-  });
+  collectAccesses(k.body, false, accesses);
   for (Op *access : accesses) {
     std::vector<const Value *> args = innerStrides(access->operands[0]);
-    if (args.empty() || (access->kind == OpKind::Load && inDotLoop(k, access)))
-      continue;
     std::vector<const Op *> slice;
-    if (!sliceFrom(access->operands[0], {args.begin(), args.end()}, slice))
+    if (args.empty() || !sliceFrom(access->operands[0], {args.begin(), args.end()}, slice))
       continue;
     versionAccess(k, access, args, slice);
   }

@@ -20,6 +20,7 @@
 // the compiler reads the memory order from the strides.
 #pragma once
 
+#include <tilec/tl/descriptor.h> // detail::box_address
 #include <tilec/tl/memory.h>
 
 #include <array>
@@ -42,28 +43,14 @@ template <class T, int... BLOCK> struct block_ptr {
   /// in `checked` (row-major box order).
   void address(std::initializer_list<int> checked, tile<T *, BLOCK...> &ptrs,
                tile<bool, BLOCK...> &inside) const {
-    bool check[rank] = {};
+    std::array<bool, rank> check{};
     for (int d : checked) {
       if (d < 0 || d >= rank)
         throw std::invalid_argument("boundary_check names a dimension the block pointer does "
                                     "not have");
-      check[d] = true;
+      check[size_t(d)] = true;
     }
-    constexpr int dims[] = {BLOCK...};
-    for (int i = 0; i < box::numel; ++i) {
-      int rest = i;
-      int64_t off = 0;
-      bool in = true;
-      for (int d = rank - 1; d >= 0; --d) {
-        const int64_t at = offsets[size_t(d)] + rest % dims[d];
-        rest /= dims[d];
-        if (check[d])
-          in = in && at >= 0 && at < shape[size_t(d)];
-        off += at * strides[size_t(d)];
-      }
-      ptrs.elems[i] = detail::ptr_add(base, off);
-      inside.elems[i] = in;
-    }
+    detail::box_address<T, BLOCK...>(base, shape, strides, offsets, check, ptrs, inside);
   }
 };
 

@@ -20,6 +20,37 @@
 
 namespace tl {
 
+namespace detail {
+
+/// Each element's address in the [BLOCK...] box at `offsets` of the [shape] tensor at `base`
+/// (row-major box order), and whether it lies inside the tensor along the dimensions marked
+/// in `checked` (descriptors check them all, block pointers those of their boundary check).
+template <class T, int... BLOCK>
+void box_address(T *base, const std::array<int64_t, sizeof...(BLOCK)> &shape,
+                 const std::array<int64_t, sizeof...(BLOCK)> &strides,
+                 const std::array<int64_t, sizeof...(BLOCK)> &offsets,
+                 const std::array<bool, sizeof...(BLOCK)> &checked, tile<T *, BLOCK...> &ptrs,
+                 tile<bool, BLOCK...> &inside) {
+  constexpr int rank = sizeof...(BLOCK);
+  constexpr int dims[] = {BLOCK...};
+  for (int i = 0; i < tile<T *, BLOCK...>::numel; ++i) {
+    int rest = i;
+    int64_t off = 0;
+    bool in = true;
+    for (int d = rank - 1; d >= 0; --d) {
+      const int64_t at = offsets[size_t(d)] + rest % dims[d];
+      rest /= dims[d];
+      if (checked[size_t(d)])
+        in = in && at >= 0 && at < shape[size_t(d)];
+      off += at * strides[size_t(d)];
+    }
+    ptrs.elems[i] = ptr_add(base, off);
+    inside.elems[i] = in;
+  }
+}
+
+} // namespace detail
+
 template <class T, int... BLOCK> struct tensor_descriptor {
   static constexpr int rank = sizeof...(BLOCK);
   static_assert(rank >= 1 && rank <= 3, "tensor descriptors have rank 1 to 3, as tiles");
@@ -50,23 +81,11 @@ template <class T, int... BLOCK> struct tensor_descriptor {
   }
 
 private:
-  /// Each element's address and whether it lies inside the tensor (row-major box order).
   void address(const std::array<int64_t, rank> &offsets, tile<T *, BLOCK...> &ptrs,
                tile<bool, BLOCK...> &inside) const {
-    constexpr int dims[] = {BLOCK...};
-    for (int i = 0; i < box::numel; ++i) {
-      int rest = i;
-      int64_t off = 0;
-      bool in = true;
-      for (int d = rank - 1; d >= 0; --d) {
-        const int64_t at = offsets[size_t(d)] + rest % dims[d];
-        rest /= dims[d];
-        in = in && at >= 0 && at < shape[size_t(d)];
-        off += at * strides[size_t(d)];
-      }
-      ptrs.elems[i] = detail::ptr_add(base, off);
-      inside.elems[i] = in;
-    }
+    std::array<bool, rank> every;
+    every.fill(true);
+    detail::box_address<T, BLOCK...>(base, shape, strides, offsets, every, ptrs, inside);
   }
 };
 
