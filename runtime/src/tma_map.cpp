@@ -77,8 +77,9 @@ const detail::Driver *tma_driver() {
   return ok ? d : nullptr;
 }
 
+/// Encodes [cols, rows] boxes of one matrix, or of a stack of them when `stacked`.
 bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
-            int64_t row_stride, int64_t tile_rows, int64_t tile_cols) {
+            int64_t row_stride, int64_t tile_rows, int64_t tile_cols, bool stacked) {
   constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 1;
   CUtensorMapDataType type;
   CUtensorMapSwizzle swizzle;
@@ -95,13 +96,18 @@ bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t
   if (!d)
     return false;
   static_assert(sizeof(CUtensorMap) == sizeof(TmaMap), "a TmaMap holds one CUtensorMap");
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(row_stride * elem_bytes)};
-  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
-  const cuuint32_t element_strides[2] = {1, 1};
+  // A matrix of the stack: its byte stride is a multiple of 16 below 2^40 (the map's limit).
+  const int64_t matrix_bytes = rows * row_stride * elem_bytes;
+  if (stacked && (matrix_bytes % 16 != 0 || matrix_bytes >= (int64_t(1) << 40)))
+    return false;
+  const cuuint64_t dims[3] = {cuuint64_t(cols), cuuint64_t(rows), cuuint64_t(kMaxExtent)};
+  const cuuint64_t strides[2] = {cuuint64_t(row_stride * elem_bytes), cuuint64_t(matrix_bytes)};
+  const cuuint32_t box[3] = {cuuint32_t(box_cols), cuuint32_t(box_rows), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
   CUtensorMap encoded;
   CUresult r = d->api.tensor_map_encode_tiled(
-      &encoded, type, 2, const_cast<void *>(base), dims, strides, box, element_strides,
+      &encoded, type, stacked ? 3 : 2, const_cast<void *>(base), dims, strides, box,
+      element_strides,
       CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
@@ -116,8 +122,20 @@ bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows,
                     int64_t row_stride, int64_t tile_rows, int64_t tile_cols) noexcept {
   map = TmaMap{};
   try {
-    return encode(map, base, elem_bytes, rows, cols, row_stride, tile_rows, tile_cols);
+    return encode(map, base, elem_bytes, rows, cols, row_stride, tile_rows, tile_cols, false);
   } catch (...) { // a context that cannot be queried: copy without the map
+    map = TmaMap{};
+    return false;
+  }
+}
+
+bool encode_stacked_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows,
+                            int64_t cols, int64_t row_stride, int64_t tile_rows,
+                            int64_t tile_cols) noexcept {
+  map = TmaMap{};
+  try {
+    return encode(map, base, elem_bytes, rows, cols, row_stride, tile_rows, tile_cols, true);
+  } catch (...) {
     map = TmaMap{};
     return false;
   }

@@ -1,6 +1,8 @@
 // tl::dot: the result and its accumulator take the mma layout; register operands are staged
 // through the shared scratch buffer; a loop whose loads only feed dot is pipelined: the loads run
 // NUM_STAGES - 1 iterations ahead, pointers advanced by a fixed step recomputed from k0_ahead.
+// Translated for sm_80: the cp.async pipeline itself (on sm_90a dot_loop's A, whose unmasked
+// rows are a bare arange, comes from the copy engine: translate.tma_copies has such boxes).
 #include <tilec/tl.h>
 
 template <int BM, int BN, int BK>

@@ -24,5 +24,5 @@ TILEC_KERNEL void k(const tl::half *a, const tl::half *b, const tl::half *s, flo
 // IR:       for "<" pipelined
 // IR:       = arange producer+consumer [0] [BM] : tile<int, BM>
 // IR-NEXT:  :offs_m = binary "+" producer+consumer
-// CU-LABEL: k(const tl::half* a, const tl::half* b, const tl::half* s, float* out, int n) {
+// CU-LABEL: k(const tl::half* a, const tl::half* b, const tl::half* s, float* out, int n, const __grid_constant__ tilec::TmaMap a_map, const unsigned tma_maps_live) {
 // CU:       tilec::cp_async

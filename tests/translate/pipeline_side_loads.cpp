@@ -46,7 +46,7 @@ TILEC_KERNEL void rows_kernel(const tl::half *q, const tl::half *k, const float 
 // IR:       expand_dims [[ROW]]:row_max [0] : tile<float, 1, BM> #8
 // IR:       async_wait [0]
 
-// CU-LABEL: rows_kernel(const tl::half* q, const tl::half* k, const float* m, const double* d, float* out, int n) {
+// CU-LABEL: rows_kernel(const tl::half* q, const tl::half* k, const float* m, const double* d, float* out, int n, const __grid_constant__ tilec::TmaMap q_map, const unsigned tma_maps_live) {
 // CU:       // row_max_stages: PIPELINE_STAGES stage buffers of [BM], copied into ahead of the iteration that reads them (smem_ring)
 // CU:       tilec::copy_run_async<
 // CU:       float* const row_max_stage = row_max_stages + read_stage * BM;

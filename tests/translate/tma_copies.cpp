@@ -314,3 +314,56 @@ TILEC_KERNEL void all_strides_mm(const tl::half *a, const tl::half *b, float *c,
 // H-LABEL: inline void all_strides_mm(
 // H:       if (stride_ak == 1 && tilec::encode_tma_map(tma_maps[0], a, int(sizeof(*a)), M, K, stride_am, BM, BK))
 // H:       if (stride_bn == 1 && tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, stride_bk, BK, BN))
+
+// Attention's spelling: each program reads one matrix of a stack (a head), `base + head * M *
+// N`, rows masked to `< M`, the very bound the shift is a multiple of. The map gets a third
+// dimension, the matrix, and the box's coordinate there is `head`; the ring is the copy
+// engine's only where that is not negative (below the base the kernel reads memory the map
+// would give as zeros). V's columns are a bare arange, unmasked: read whole, [0, D).
+// Grouped heads: V's matrix is `head / group`, computed once before the loop.
+template <int BM, int BN, int D>
+TILEC_KERNEL void heads_mm(const tl::half *p, const tl::half *v, float *o, int M, int N,
+                           int group) {
+  int m0 = tl::program_id(0) * BM;
+  int head = tl::program_id(1);
+  int kv_head = head / group;
+  const tl::half *v_base = v + int64_t(kv_head) * N * D;
+  auto rows = m0 + tl::arange<0, BM>();
+  auto offs_d = tl::arange<0, D>();
+  auto acc = tl::zeros<float, BM, D>();
+  for (int n0 = 0; n0 < N; n0 += BN) {
+    auto cols = n0 + tl::arange<0, BN>();
+    auto pt = tl::load(p + int64_t(head) * M * N + tl::expand_dims<1>(rows) * N +
+                           tl::expand_dims<0>(cols),
+                       tl::expand_dims<1>(rows) < M && tl::expand_dims<0>(cols) < N, 0.0f);
+    auto vt = tl::load(v_base + tl::expand_dims<1>(cols) * D + tl::expand_dims<0>(offs_d),
+                       tl::expand_dims<1>(cols) < N, 0.0f);
+    acc = tl::dot(pt, vt, acc);
+  }
+  tl::store(o + int64_t(head) * M * D + tl::expand_dims<1>(rows) * D + tl::expand_dims<0>(offs_d),
+            acc, tl::expand_dims<1>(rows) < M);
+}
+
+// IR-LABEL: kernel @heads_mm<int BM, int BN, int D>
+// IR:       tma_map %0:p, %3:M, %4:N, %4:N [BM] [BN] [1]
+// IR-NEXT:  [[D0:%[0-9]+]] = constant [D] : int
+// IR-NEXT:  [[D1:%[0-9]+]] = constant [D] : int
+// IR-NEXT:  tma_map %1:v, %4:N, [[D0]], [[D1]] [BN] [D] [1]
+// The program id is not negative; kv_head, from a division by an argument, is checked.
+// IR:       %{{[0-9]+}}:stacks_from_base = binary ">=" %{{[0-9]+}}:kv_head, %{{[0-9]+}} : bool
+// IR-NEXT:  [[BARS:%[0-9]+]]:landed = mbarrier_ring %{{[0-9]+}}:stacks_from_base
+// IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:stage, %{{[0-9]+}}:m0, %{{[0-9]+}}:n0_ahead, %{{[0-9]+}}:head [0]
+// IR:       tma_copy {{.*}}, [[BARS]]:landed, %{{[0-9]+}}:stage, %{{[0-9]+}}:n0_ahead, %{{[0-9]+}}, %{{[0-9]+}}:kv_head [1]
+
+// CU-LABEL: heads_mm(const tl::half* p, const tl::half* v, float* o, int M, int N, int group, const __grid_constant__ tilec::TmaMap p_map, const __grid_constant__ tilec::TmaMap v_map, const unsigned tma_maps_live) {
+// CU:       const bool stacks_from_base = (kv_head >= 0);
+// CU:       const bool pt_stages_by_tma = {{.*}} && ((tma_maps_live >> 0) & 1u) && stacks_from_base;
+// CU-NEXT:  const bool vt_stages_by_tma = {{.*}} && ((tma_maps_live >> 1) & 1u) && stacks_from_base;
+// The producer warpgroup's copies, then the loop without it:
+// CU:       tilec::tma_load_stacked_tile<tilec::SmemTile<BM, BN, tl::half>>(pt_next, &p_map, m0, n0_ahead, head, &landed[stage]);
+// CU:       tilec::tma_load_stacked_tile<tilec::SmemTile<BN, D, tl::half>>(vt_next, &v_map, n0_ahead, 0, kv_head, &landed[stage]);
+// CU:       if (tid == 0) tilec::tma_load_stacked_tile<tilec::SmemTile<BM, BN, tl::half>>({{pt_next_[0-9]+}}, &p_map, m0, {{n0_ahead_[0-9]+}}, head, &landed[{{stage_[0-9]+}}]);
+
+// H-LABEL: inline void heads_mm(
+// H:       if (tilec::encode_stacked_tma_map(tma_maps[0], p, int(sizeof(*p)), M, N, N, BM, BN))
+// H:       if (tilec::encode_stacked_tma_map(tma_maps[1], v, int(sizeof(*v)), N, D, D, BN, D))

@@ -30,6 +30,6 @@ TILEC_KERNEL void dk_kernel(const tl::half *q, const tl::half *k, float *dk, int
 // IR-NOT:   trans
 // IR:       dot "tf32" %{{[0-9]+}}, [[ROWS]]:q_t_rows, {{.*}} : tile<float, BN, D>
 
-// CU-LABEL: dk_kernel(const tl::half* q, const tl::half* k, float* dk, int n) {
+// CU-LABEL: dk_kernel(const tl::half* q, const tl::half* k, float* dk, int n, const __grid_constant__ tilec::TmaMap q_map, const unsigned tma_maps_live) {
 // CU:       // q_t_rows_stages: PIPELINE_STAGES stage buffers of [BM, D], copied into ahead of the tl::dot that reads them (smem_ring)
 // CU:       tilec::copy_tile_async<{{.*}}tilec::SmemTile<BM, D, tl::half>>(q_t_rows_next

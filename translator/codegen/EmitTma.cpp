@@ -34,6 +34,19 @@ std::string KernelEmitter::tmaParams() const {
 /// The ring a copy's stage belongs to (its stage view's ring).
 static const Value *ringOf(const Op &copy) { return copy.operands[0]->def->operands[0]; }
 
+/// The device library's call that copies `op`'s box (its first row and column at operands
+/// `at` and `at + 1`, then its matrix in a stacked map if any) into stage `dst`.
+std::string KernelEmitter::tmaLoadCall(const Op &op, const Value *dst, const std::string &map,
+                                       size_t at, const Value *bars, const Value *stage) {
+  bool stacked = op.operands.size() > at + 2;
+  std::string out = std::string("tilec::") + (stacked ? "tma_load_stacked_tile<" : "tma_load_tile<") +
+                    smemTileType(dst) + ">(" + nameOf(dst) + ", &" + map + ", " +
+                    elem(op.operands[at], "0") + ", " + elem(op.operands[at + 1], "0");
+  if (stacked)
+    out += ", " + elem(op.operands[at + 2], "0");
+  return out + ", &" + nameOf(bars) + "[" + elem(stage, "0") + "])";
+}
+
 void KernelEmitter::emitTma(const Op &op) {
   switch (op.kind) {
   case OpKind::TmaMap:
@@ -46,6 +59,8 @@ void KernelEmitter::emitTma(const Op &op) {
     // layout TMA writes.
     std::vector<std::string> flags;
     std::map<std::pair<int, int>, std::string> byRing; // (ring id, map): the flag
+    // A program whose matrix in a stacked map is negative copies without the copy engine.
+    const std::string guard = op.operands.empty() ? "" : " && " + elem(op.operands[0], "0");
     walk(k_, [&](const Op &c) {
       if (c.kind != OpKind::TmaCopy || c.operands[3] != op.result)
         return;
@@ -57,7 +72,7 @@ void KernelEmitter::emitTma(const Op &op) {
         const SymExpr offset = ring->def->attrs.empty() ? SymExpr(0) : ring->def->attrs[0];
         *out_ << "  const bool " << flag << " = tilec::kTmaAvailable && tilec::tma_tile_ok<"
               << smemTileType(ring) << ">(" << offset.str() << ") && ((" << tmaLiveName_
-              << " >> " << map << ") & 1u);\n";
+              << " >> " << map << ") & 1u)" << guard << ";\n";
         byRing[key] = flag;
         flags.push_back(flag);
       }
@@ -104,9 +119,7 @@ void KernelEmitter::emitTma(const Op &op) {
     out_ = saved;
     *out_ << "  // by the copy engine from " << map << " when " << flag << ", else by cp.async\n"
           << "  if (" << flag << ") {\n"
-          << "    if (tid == 0) tilec::tma_load_tile<" << smemTileType(dst) << ">(" << nameOf(dst)
-          << ", &" << map << ", " << elem(op.operands[5], "0") << ", " << elem(op.operands[6], "0")
-          << ", &" << nameOf(bars) << "[" << elem(stage, "0") << "]);\n"
+          << "    if (tid == 0) " << tmaLoadCall(op, dst, map, 5, bars, stage) << ";\n"
           << "  } else {\n"
           << indent(fallback.str()) << "  }\n";
     return;
@@ -173,10 +186,10 @@ void KernelEmitter::emitTma(const Op &op) {
   case OpKind::TmaLoad: {
     const Value *dst = op.operands[0], *bars = op.operands[1];
     comment(op);
-    *out_ << "  tilec::tma_load_tile<" << smemTileType(dst) << ">(" << nameOf(dst) << ", &"
-          << tmaMapNames_.at(size_t(op.attrs[0].value())) << ", " << elem(op.operands[3], "0")
-          << ", " << elem(op.operands[4], "0") << ", &" << nameOf(bars) << "["
-          << elem(op.operands[2], "0") << "]);\n";
+    *out_ << "  "
+          << tmaLoadCall(op, dst, tmaMapNames_.at(size_t(op.attrs[0].value())), 3, bars,
+                         op.operands[2])
+          << ";\n";
     return;
   }
   case OpKind::MbarrierRelease:

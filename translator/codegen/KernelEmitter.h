@@ -145,6 +145,8 @@ private:
   void nameTmaMaps();
   std::string tmaParams() const;
   void emitTma(const Op &op);
+  std::string tmaLoadCall(const Op &op, const Value *dst, const std::string &map, size_t at,
+                          const Value *bars, const Value *stage);
   void emitRegion(const Region &r);
   std::string nested(const Region &r, const std::function<void()> &after);
   void declareCarried(const Op &op, size_t firstInit);

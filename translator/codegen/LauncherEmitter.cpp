@@ -141,7 +141,9 @@ std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::
     // A column stride given as an argument: the copy engine reads adjacent columns only.
     std::string unitColumns =
         op.operands.size() > 4 ? hostExpr(k, op.operands[4]) + " == 1 && " : "";
-    os << indent << "if (" << unitColumns << "tilec::encode_tma_map(" << maps << "[" << i << "], " << base
+    // A stack of matrices (attrs[2]): a third dimension, `rows * row stride` apart.
+    const char *encode = op.attrs.size() > 2 ? "encode_stacked_tma_map" : "encode_tma_map";
+    os << indent << "if (" << unitColumns << "tilec::" << encode << "(" << maps << "[" << i << "], " << base
        << ", int(sizeof(*" << base << ")), " << hostExpr(k, op.operands[1]) << ", "
        << hostExpr(k, op.operands[2]) << ", " << hostExpr(k, op.operands[3]) << ", "
        << op.attrs[0].str() << ", " << op.attrs[1].str() << "))\n"

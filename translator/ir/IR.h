@@ -77,14 +77,17 @@ enum class OpKind {
   Barrier,       // every thread of the program reaches it before any goes on (__syncthreads)
   // Copies by the copy engine (TMA, made by tma-copies from async copies of whole boxes):
   TmaMap,        // a tensor map the launcher encodes and passes to the kernel: operands base
-                 // pointer, rows, columns, row stride (kernel arguments or constants); attrs
-                 // the tile's [rows] [columns]. Maps are numbered in program order.
+                 // pointer, rows, columns, row stride (kernel arguments or constants)[, column
+                 // stride, an argument that must be 1]; attrs the tile's [rows] [columns][, 1:
+                 // a stack of such matrices, `rows * row stride` apart, as deep as a map
+                 // allows]. Maps are numbered in program order.
   TmaCopy,       // an AsyncCopy done from tensor map attr[0] when the launcher could encode
                  // it (else as the AsyncCopy): operands the stage, pointers, mask (as the
                  // AsyncCopy's), then the mbarrier ring, the stage index, the box's first row
-                 // and first column
+                 // and first column[, its matrix in a stacked map]
   MbarrierRing,  // one mbarrier per stage of a pipelined loop's rings: smem<int64_t, STAGES>,
-                 // initialized where it stands
+                 // initialized where it stands; optional operand: a bool this program must
+                 // hold for the copy engine to fill them (its matrices of stacked maps >= 0)
   MbarrierArrive, // operands ring, stage: the copies of that stage are all issued
   MbarrierWait,  // operands ring, stage, phase (0 or 1): the stage's copies have landed
   MbarrierInval, // operand ring: the mbarriers are done with (after the loop)
@@ -103,8 +106,8 @@ enum class OpKind {
   ProducerBranch, // region 0: what the producer warpgroup runs (after giving registers to the
                  // consumers) before it leaves; the consumers skip it (and take the registers)
   TmaLoad,       // a TmaCopy with no cp.async alternative (the producer's): operands the
-                 // stage, the mbarrier ring, the stage index, the box's first row and column;
-                 // attr[0] the tensor map
+                 // stage, the mbarrier ring, the stage index, the box's first row and
+                 // column[, its matrix]; attr[0] the tensor map
   MbarrierRelease, // operands freed ring, stage: every consumer warp is done reading the stage
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;
                  // attr[0] its byte offset (set by allocate-smem)

@@ -151,23 +151,30 @@ std::string verifyKernel(const Kernel &k) {
          !op.operands[1]->type.pointer || !op.operands[1]->type.isTile()))
       err = "async_copy copies a pointer tile (operand 1) into an smem tile (operand 0)";
     if (op.kind == OpKind::TmaCopy &&
-        (op.operands.size() != 7 || !smemOfRank(op.operands[0], 2) ||
+        ((op.operands.size() != 7 && op.operands.size() != 8) || !smemOfRank(op.operands[0], 2) ||
          !op.operands[1]->type.pointer || !op.operands[1]->type.isTile() ||
          !smemOfRank(op.operands[3], 1) || op.attrs.size() != 1))
       err = "tma_copy takes an async copy's stage, pointers and mask, an mbarrier ring, a "
-            "stage, a first row and column, and a tensor map's index";
+            "stage, a first row and column, optionally a matrix of a stack, and a tensor map's "
+            "index";
     if (op.kind == OpKind::TmaMap &&
-        ((op.operands.size() != 4 && op.operands.size() != 5) || op.attrs.size() != 2))
+        ((op.operands.size() != 4 && op.operands.size() != 5) ||
+         (op.attrs.size() != 2 && !(op.attrs.size() == 3 && op.attrs[2].isConst(1)))))
       err = "tma_map takes a base, rows, columns, a row stride and optionally a column stride "
-            "(an argument that must be 1), and a tile's [rows] [columns]";
+            "(an argument that must be 1), and a tile's [rows] [columns], then [1] for a stack "
+            "of matrices";
     if ((op.kind == OpKind::MbarrierRing || op.kind == OpKind::FreedRing) &&
-        (!op.result || !smemOfRank(op.result, 1)))
+        (!op.result || !smemOfRank(op.result, 1) ||
+         (op.kind == OpKind::MbarrierRing
+              ? op.operands.size() > 1 ||
+                    (op.operands.size() == 1 && !op.operands[0]->type.isScalar())
+              : !op.operands.empty())))
       err = std::string(opKindName(op.kind)) + " gives an smem value of rank 1";
     if (op.kind == OpKind::TmaLoad &&
-        (op.operands.size() != 5 || !smemOfRank(op.operands[0], 2) ||
+        ((op.operands.size() != 5 && op.operands.size() != 6) || !smemOfRank(op.operands[0], 2) ||
          !smemOfRank(op.operands[1], 1) || op.attrs.size() != 1))
       err = "tma_load takes a stage, an mbarrier ring, a stage index, a first row and column, "
-            "and a tensor map's index";
+            "optionally a matrix of a stack, and a tensor map's index";
     if (op.kind == OpKind::WarpSpecialized &&
         (op.operands.size() != 2 || !smemOfRank(op.operands[0], 1) ||
          !smemOfRank(op.operands[1], 1)))

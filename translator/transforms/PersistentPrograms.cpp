@@ -105,9 +105,14 @@ private:
 };
 
 bool Persistence::qualifies() {
-  bool numPrograms = false;
-  walk(k_, [&](const Op &op) { numPrograms |= op.kind == OpKind::NumPrograms; });
-  if (numPrograms)
+  // A ring the copy engine fills only for some programs (a stacked map's matrix >= 0) is
+  // decided per program; a persistent block decides once.
+  bool numPrograms = false, guardedRing = false;
+  walk(k_, [&](const Op &op) {
+    numPrograms |= op.kind == OpKind::NumPrograms;
+    guardedRing |= op.kind == OpKind::MbarrierRing && !op.operands.empty();
+  });
+  if (numPrograms || guardedRing)
     return false;
   Region &top = k_.body;
   size_t at = 0;

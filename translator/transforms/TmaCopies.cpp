@@ -4,6 +4,7 @@
 #include "transforms/LowerPipeline.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -101,6 +102,10 @@ struct Box {
   // tutorial 03's `a_ptrs += BLOCK_K` (a column shift of k * BLOCK_K) and
   // `b_ptrs += BLOCK_K * stride_bk` (a row shift of k * BLOCK_K). Empty: none.
   std::vector<Value *> rowShift, colShift;
+  // A stack of matrices (attention's heads, a batch): the pointers start `batch * rows *
+  // stride` elements in, `rows` the row mask's bound. The map gets a third dimension, this
+  // product's other factors its coordinate. Empty: one matrix.
+  std::vector<Value *> batch;
 };
 
 /// `v` without integer casts (widenings of an int index to the pointer offset's int64).
@@ -311,7 +316,8 @@ bool conjuncts(const Value *m, int axisAbove, std::vector<std::pair<const Op *, 
 struct Facts;
 
 /// Where each region argument comes from: its op and position (a For's results are filed as
-/// its body's arguments after the induction variable, which they end as).
+/// its body's arguments after the induction variable, which they end as; an If's results by
+/// their position).
 using ArgOwners = std::map<const Value *, std::pair<const Op *, size_t>>;
 struct Facts {
   ArgOwners owners;
@@ -326,6 +332,12 @@ bool nonNegative(const Facts &facts, const Value *v, int depth) {
   if (auto it = facts.owners.find(v); it != facts.owners.end()) {
     const Op *loop = it->second.first;
     size_t i = it->second.second;
+    if (loop->kind == OpKind::If && i < loop->results.size() && v == loop->results[i]) { // what each branch yields for it
+      for (auto &r : loop->regions)
+        if (i >= r->yields.size() || !nonNegative(facts, r->yields[i], depth + 1))
+          return false;
+      return true;
+    }
     if (loop->kind != OpKind::For || loop->opcode != "<")
       return false;
     const Region &body = *loop->regions[0];
@@ -350,8 +362,14 @@ bool nonNegative(const Facts &facts, const Value *v, int depth) {
     return true;
   case OpKind::Cast:
     return d->operands[0]->type.elem.isInteger() && nonNegative(facts, d->operands[0], depth + 1);
+  case OpKind::Select: // either value
+    return nonNegative(facts, d->operands[1], depth + 1) &&
+           nonNegative(facts, d->operands[2], depth + 1);
   case OpKind::Binary:
-    if (d->opcode == "+" || d->opcode == "*" || d->opcode == "/" || d->opcode == "cdiv")
+    if (d->opcode == "maximum")
+      return nonNegative(facts, d->operands[0], depth + 1) || nonNegative(facts, d->operands[1], depth + 1);
+    if (d->opcode == "+" || d->opcode == "*" || d->opcode == "/" || d->opcode == "cdiv" ||
+        d->opcode == "minimum")
       return nonNegative(facts, d->operands[0], depth + 1) && nonNegative(facts, d->operands[1], depth + 1);
     if (d->opcode == "%") // C's remainder has the sign of the dividend
       return nonNegative(facts, d->operands[0], depth + 1);
@@ -364,9 +382,11 @@ bool nonNegative(const Facts &facts, const Value *v, int depth) {
 /// The mask is exactly 0 <= row < ROWS && 0 <= col < COLS, the bounds host values; a bound
 /// `0 <=` may be left out where the index is provably not negative, and both where the index
 /// wraps (`% ROWS`: no mask on that dimension).
-bool matchMask(const Facts &facts, const Op &copy, Box &box) {
+bool matchMask(const Facts &facts, const Op &copy, Box &box,
+               const std::function<Value *(const SymExpr &)> &constant) {
+  // A tma_copy keeps the copy's mask for its cp.async alternative: copies without one stay.
   std::vector<std::pair<const Op *, int>> atoms;
-  if (copy.operands.size() >= 3 && !conjuncts(copy.operands[2], -1, atoms))
+  if (copy.operands.size() < 3 || !conjuncts(copy.operands[2], -1, atoms))
     return false;
   bool lower[2] = {false, false};
   const Value *upper[2] = {nullptr, nullptr};
@@ -393,6 +413,19 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box) {
     const Value *bound = nullptr;
     if (shift.empty()) {
       bound = hostValue(x);
+    } else if (const Value *whole = hostValue(x);
+               whole && d == 0 && op == "<" && box.batch.empty() && !box.row.wrap &&
+               shift.size() > 1 &&
+               std::any_of(shift.begin(), shift.end(),
+                           [&](const Value *f) { return sameScalar(f, whole); })) {
+      // The rows are bounded by the very factor the shift moves by: the shift picks one of a
+      // stack of matrices of `whole` rows (`base + head * N * D`, rows `< N`).
+      auto byRows = std::find_if(box.rowShift.begin(), box.rowShift.end(),
+                                 [&](const Value *f) { return sameScalar(f, whole); });
+      box.rowShift.erase(byRows);
+      box.batch = box.rowShift;
+      box.rowShift.clear();
+      bound = whole;
     } else if (const Op *less = defOf(stripIntCasts(x), OpKind::Binary);
                less && less->opcode == "-" && op == "<") {
       std::vector<Value *> f;
@@ -411,6 +444,14 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box) {
     }
   }
   for (int d = 0; d < 2; ++d) {
+    // Unmasked, unshifted and from 0: the copy reads exactly the index's range, [0, n).
+    if (!upper[d] && !lower[d] && !dims[d]->start && !dims[d]->wrap &&
+        (d == 0 ? box.rowShift : box.colShift).empty())
+      if (const Op *a = defOf(dims[d]->tile, OpKind::Arange)) {
+        upper[d] = constant(a->attrs[1]);
+        lower[d] = true;
+        continue;
+      }
     if (dims[d]->wrap) {
       upper[d] = dims[d]->wrap;
       lower[d] = true; // a negative row would read outside the matrix, unmasked
@@ -442,6 +483,9 @@ public:
       if (op.kind == OpKind::For) // a loop's results: its carried values after the last trip
         for (size_t i = 0; i < op.results.size(); ++i)
           facts_.owners[op.results[i]] = {&op, i + 1};
+      if (op.kind == OpKind::If) // a branch's results: what one of its regions yields
+        for (size_t i = 0; i < op.results.size(); ++i)
+          facts_.owners[op.results[i]] = {&op, i};
       if (op.result)
         for (const SymExpr &d : op.result->type.shape)
           if (!d.isConst())
@@ -470,6 +514,14 @@ private:
     return c->result;
   }
 
+  /// A constant among the maps' operands (after the params).
+  Value *constantAtTop(const SymExpr &n) {
+    Op *c = Builder(k_, anchor(), /*after=*/true).create(OpKind::Constant, {}, Type::scalarOf(ScalarKind::I32));
+    c->attrs = {n};
+    lastMap_ = c;
+    return c->result;
+  }
+
   Op *anchor() {
     if (lastMap_)
       return lastMap_;
@@ -490,7 +542,8 @@ private:
   int mapFor(const Box &b, const Type &tile) {
     std::string key = hostKey(b.base) + "; " + hostKey(b.rows) + "; " + hostKey(b.cols) + "; " +
                       hostKey(b.stride) + "; " + (b.colStride ? hostKey(b.colStride) : "1") +
-                      "; " + tile.shape[0].str() + ", " + tile.shape[1].str();
+                      "; " + tile.shape[0].str() + ", " + tile.shape[1].str() +
+                      (b.batch.empty() ? "" : "; stacked");
     if (auto it = maps_.find(key); it != maps_.end())
       return it->second;
     std::vector<Value *> operands = {b.base, atTop(b.rows), atTop(b.cols), atTop(b.stride)};
@@ -499,6 +552,8 @@ private:
     Op *map = Builder(k_, anchor(), /*after=*/true)
                   .create(OpKind::TmaMap, operands, Type{}, /*hasResult=*/false);
     map->attrs = {tile.shape[0], tile.shape[1]};
+    if (!b.batch.empty())
+      map->attrs.push_back(SymExpr(1)); // a stack of matrices `rows * stride` apart
     map->srcText = "the copies of " + (b.base->name.empty() ? "a box" : b.base->name) +
                    "'s [" + tile.shape[0].str() + ", " + tile.shape[1].str() + "] boxes";
     lastMap_ = map;
@@ -682,21 +737,108 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   std::vector<Op *> copies;
   copiesIn(*prologue->regions[0], copies);
   copiesIn(body, copies);
+  // A stack coordinate must be known before the prologue: it is computed there once, and
+  // the copy engine is used only where it is not negative (below the base the pointers read
+  // memory before the stack's first matrix, where the map would give zeros).
+  auto holds = [&](Region &r) {
+    bool found = false;
+    walkOps(r, [&](Op &op) { found |= &op == prologue; });
+    return found;
+  };
+  auto knownBefore = [&](const Value *v) {
+    if (!v->def) { // an argument of a region that holds the prologue (a loop's counter)
+      auto it = facts_.owners.find(v);
+      if (it == facts_.owners.end())
+        return false;
+      for (auto &r : it->second.first->regions)
+        if (std::find(r->args.begin(), r->args.end(), v) != r->args.end() && holds(*r))
+          return true;
+      return false;
+    }
+    if (v->def->kind == OpKind::Param || v->def->kind == OpKind::Constant)
+      return true;
+    // Defined in a region that holds the prologue, in an op before it.
+    OpPosition p = locate(k_, v->def);
+    bool found = false;
+    for (size_t i = p.index + 1; p.region && i < p.region->ops.size() && !found; ++i) {
+      found = p.region->ops[i].get() == prologue;
+      for (auto &r : p.region->ops[i]->regions)
+        found = found || holds(*r);
+    }
+    return found;
+  };
   std::vector<std::pair<Op *, Box>> boxes;
   for (Op *c : copies) {
     Box b;
     bool tile = c->operands[0]->type.shape.size() == 2; // rank-1 stages stay on cp.async
     if (tile && defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) &&
-        matchMask(facts_, *c, b) && wrapsUnseen(*c, b, body))
+        matchMask(facts_, *c, b, [&](const SymExpr &n) { return constantAtTop(n); }) &&
+        wrapsUnseen(*c, b, body) &&
+        std::all_of(b.batch.begin(), b.batch.end(), knownBefore))
       boxes.push_back({c, b});
   }
   if (boxes.empty())
     return;
 
+  // Each stack coordinate once, before the prologue; the guard that those not provably
+  // >= 0 are.
+  std::map<const Op *, Value *> batchOf;
+  Value *guard = nullptr;
+  {
+    Builder b(k_, prologue);
+    auto i32 = Type::scalarOf(ScalarKind::I32);
+    std::vector<std::pair<std::vector<Value *>, Value *>> made;
+    for (auto &[copy, box] : boxes) {
+      if (box.batch.empty())
+        continue;
+      auto same = std::find_if(made.begin(), made.end(),
+                               [&](const auto &m) { return sameProduct(m.first, box.batch); });
+      if (same != made.end()) {
+        batchOf[copy] = same->second;
+        continue;
+      }
+      Value *product = nullptr;
+      for (Value *f : box.batch) {
+        if (f->def && f->def->kind == OpKind::Constant) { // a copy where the product is computed
+          Op *c = b.create(OpKind::Constant, {}, f->type);
+          c->attrs = f->def->attrs;
+          f = c->result;
+        }
+        if (!product) {
+          product = f;
+          continue;
+        }
+        Op *mul = b.create(OpKind::Binary, {product, f}, i32);
+        mul->opcode = "*";
+        product = mul->result;
+      }
+      made.push_back({box.batch, product});
+      batchOf[copy] = product;
+      if (nonNegative(facts_, product, 0)) // a program id, say: no guard needed
+        continue;
+      Op *zero = b.create(OpKind::Constant, {}, i32);
+      zero->attrs = {SymExpr(0)};
+      Op *ge = b.create(OpKind::Binary, {product, zero->result}, Type::scalarOf(ScalarKind::Bool));
+      ge->opcode = ">=";
+      if (guard) {
+        Op *both = b.create(OpKind::Binary, {guard, ge->result}, Type::scalarOf(ScalarKind::Bool));
+        both->opcode = "&&";
+        guard = both->result;
+      } else {
+        guard = ge->result;
+      }
+    }
+    if (guard)
+      guard->name = "stacks_from_base";
+  }
+
   Type ringType = Type::scalarOf(ScalarKind::I64);
   ringType.shared = true;
   ringType.shape = {pipelineStages()};
-  Op *ring = Builder(k_, prologue).create(OpKind::MbarrierRing, {}, ringType);
+  std::vector<Value *> ringOperands;
+  if (guard)
+    ringOperands.push_back(guard);
+  Op *ring = Builder(k_, prologue).create(OpKind::MbarrierRing, ringOperands, ringType);
   ring->result->name = "landed";
   ring->srcText = "the stages the copy engine fills, each complete when its mbarrier's phase is";
   ring->line = loop->line;
@@ -738,10 +880,11 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
     Value *row0 = coordinate(box.row.start, box.rowShift);
     Value *col0 = coordinate(box.col.start, box.colShift);
     int map = mapFor(box, copy->operands[0]->type);
-    Op *tma = b.create(OpKind::TmaCopy,
-                       {copy->operands[0], copy->operands[1], copy->operands[2], bars, stage,
-                        row0, col0},
-                       Type{}, /*hasResult=*/false);
+    std::vector<Value *> operands = {copy->operands[0], copy->operands[1], copy->operands[2],
+                                     bars, stage, row0, col0};
+    if (!box.batch.empty())
+      operands.push_back(batchOf.at(copy));
+    Op *tma = b.create(OpKind::TmaCopy, operands, Type{}, /*hasResult=*/false);
     tma->attrs = {SymExpr(map)};
     tma->accessWidth = copy->accessWidth;
     tma->srcText = copy->srcText;

@@ -243,10 +243,11 @@ void Specializer::buildProducer(Builder &b, Value *freed, Value *thread) {
         tma.push_back(&op);
     });
     for (Op *c : tma) {
-      Op *load = Builder(k_, c).create(
-          OpKind::TmaLoad, {c->operands[0], c->operands[3], c->operands[4], c->operands[5],
-                            c->operands[6]},
-          Type{}, /*hasResult=*/false);
+      std::vector<Value *> operands = {c->operands[0], c->operands[3], c->operands[4],
+                                       c->operands[5], c->operands[6]};
+      if (c->operands.size() > 7) // a stacked box's matrix
+        operands.push_back(c->operands[7]);
+      Op *load = Builder(k_, c).create(OpKind::TmaLoad, operands, Type{}, /*hasResult=*/false);
       load->attrs = c->attrs;
       load->srcText = c->srcText;
       load->line = c->line;

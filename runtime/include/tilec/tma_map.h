@@ -25,6 +25,15 @@ struct alignas(64) TmaMap {
 bool encode_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t cols,
                     int64_t row_stride, int64_t tile_rows, int64_t tile_cols) noexcept;
 
+/// As encode_tma_map, for a stack of such matrices, each `rows * row_stride` elements after the
+/// one before (attention's heads of N rows each): the map has a third dimension, the matrix,
+/// as deep as a map allows (2^31 - 1), since the kernel reads it unmasked. A box's matrix
+/// coordinate must not be negative. Refuses what encode_tma_map refuses, and a matrix of more
+/// than 2^40 - 16 bytes or not a multiple of 16 bytes. Never throws.
+bool encode_stacked_tma_map(TmaMap &map, const void *base, int elem_bytes, int64_t rows,
+                            int64_t cols, int64_t row_stride, int64_t tile_rows,
+                            int64_t tile_cols) noexcept;
+
 /// Whether encode_tma_map can succeed in the current context: a GPU of compute capability 9.0
 /// or newer, a driver that encodes tensor maps, and TILEC_TMA=0 not set. Never throws.
 bool tma_available() noexcept;

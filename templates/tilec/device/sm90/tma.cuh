@@ -157,6 +157,19 @@ __device__ inline void tma_load_box(void *dst, const TmaMap *map, int row, int c
 #endif
 }
 
+/// One box of matrix `matrix` of the stacked (3-D) `map` at (row, col) into `dst`, completing
+/// on `bar`.
+__device__ inline void tma_load_stacked_box(void *dst, const TmaMap *map, int row, int col,
+                                            int matrix, unsigned long long *bar) {
+#ifdef TILEC_TMA_DEVICE
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+               " [%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(smem_address(dst)),
+               "l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_address(bar)), "r"(col),
+               "r"(row), "r"(matrix)
+               : "memory");
+#endif
+}
+
 /// Copies the [Tile::ROWS, Tile::COLS] box of `map` whose first element is (row0, col0) into
 /// `dst` in Tile's layout, one box per panel and 256 rows; `bar`'s phase expects its bytes.
 /// Called by one thread, after a barrier that every earlier reader of `dst` passed (no proxy
@@ -172,6 +185,20 @@ __device__ inline void tma_load_tile(T *dst, const TmaMap *map, int row0, int co
     for (int r = 0; r < Tile::ROWS; r += BOX_ROWS)
       tma_load_box(dst + p * (Tile::ROWS * Tile::PANEL_COLS) + r * Tile::PANEL_COLS, map,
                    row0 + r, col0 + p * Tile::PANEL_COLS, bar);
+}
+
+/// tma_load_tile for a stacked map: the box of matrix `matrix` (not negative).
+template <class Tile, class T>
+__device__ inline void tma_load_stacked_tile(T *dst, const TmaMap *map, int row0, int col0,
+                                             int matrix, unsigned long long *bar) {
+  constexpr int BOX_ROWS = kTmaBoxRows<Tile>;
+  mbarrier_expect_bytes(bar, unsigned(Tile::BYTES));
+#pragma unroll
+  for (int p = 0; p < Tile::COLS / Tile::PANEL_COLS; ++p)
+#pragma unroll
+    for (int r = 0; r < Tile::ROWS; r += BOX_ROWS)
+      tma_load_stacked_box(dst + p * (Tile::ROWS * Tile::PANEL_COLS) + r * Tile::PANEL_COLS, map,
+                           row0 + r, col0 + p * Tile::PANEL_COLS, matrix, bar);
 }
 
 } // namespace tilec
