@@ -50,7 +50,21 @@ TEST(TmaMap, RefusesWhatTheCopyEngineCannotCopy) {
                                        c.tile_rows, c.tile_cols))
         << c.what;
     EXPECT_TRUE(zeroed(m)) << c.what;
+    // A stack of such matrices is refused for the same reasons.
+    m = dirty();
+    EXPECT_FALSE(tilec::encode_stacked_tma_map(m, c.base, c.elem_bytes, c.rows, c.cols, c.stride,
+                                               c.tile_rows, c.tile_cols))
+        << "stacked: " << c.what;
+    EXPECT_TRUE(zeroed(m)) << "stacked: " << c.what;
   }
+}
+
+// The matrices of a stack are 2^40 bytes apart at most (the map's stride limit): 2^30 rows of
+// 1024 halves are one byte-stride too far, whatever the GPU.
+TEST(TmaMap, StackedMatricesAreAtMostTwoToTheFortyBytesApart) {
+  tilec::TmaMap m = dirty();
+  EXPECT_FALSE(tilec::encode_stacked_tma_map(m, buffer, 2, int64_t(1) << 30, 1024, 1024, 64, 64));
+  EXPECT_TRUE(zeroed(m));
 }
 
 // Without a GPU of compute capability 9.0 the answer is no for every matrix, and the map
@@ -61,6 +75,10 @@ TEST(TmaMap, AlignedMatrixNeedsTheCopyEngine) {
   EXPECT_EQ(zeroed(m), !encoded);
   if (!tilec::gpu_available())
     EXPECT_FALSE(encoded);
+  tilec::TmaMap stacked = dirty();
+  bool stackedEncoded = tilec::encode_stacked_tma_map(stacked, buffer, 2, 32, 64, 64, 16, 64);
+  EXPECT_EQ(zeroed(stacked), !stackedEncoded);
+  EXPECT_EQ(stackedEncoded, encoded);
 }
 
 } // namespace
