@@ -21,6 +21,7 @@
 #include "transforms/KMajorOperands.h"
 #include "transforms/LayoutAssignment.h"
 #include "transforms/LowerPipeline.h"
+#include "transforms/OverlapDots.h"
 #include "transforms/OrderMemoryAccesses.h"
 #include "transforms/PersistentPrograms.h"
 #include "transforms/PipelineLoads.h"
@@ -61,6 +62,11 @@ std::string warpSpecialize(Kernel &k, const Target &target, const Op **) {
 
 std::string persistentPrograms(Kernel &k, const Target &target, const Op **) {
   runPersistentPrograms(k, target);
+  return "";
+}
+
+std::string overlapDots(Kernel &k, const Target &target, const Op **) {
+  runOverlapDots(k, target);
   return "";
 }
 
@@ -137,6 +143,10 @@ const std::vector<PassInfo> &passTable() {
        "a warp-specialized kernel runs its programs in turn in each block, so that the launcher "
        "may start only as many blocks as the GPU holds (transforms/PersistentPrograms.cpp)",
        persistentPrograms},
+      {"overlap-dots",
+       "on sm_90a, two independent tl::dots of a region run back to back, the first issued "
+       "without waiting (transforms/OverlapDots.cpp)",
+       overlapDots},
   };
   return table;
 }

@@ -57,7 +57,7 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU:       extern __shared__ __align__(1024) unsigned char dsmem[];
 // CU:       tl::bfloat16* const av_stages = reinterpret_cast<tl::bfloat16*>(dsmem + 0);
 // CU:       tl::bfloat16* const bv_stages = reinterpret_cast<tl::bfloat16*>(dsmem + PIPELINE_STAGES * (BM * (BK * 2)));
-// CU:       // dot.cpp:25: prologue: the copies for the first STAGES - 1 iterations
+// CU:       // dot.cpp:27: prologue: the copies for the first STAGES - 1 iterations
 // CU-NEXT:  int k0_ahead = 0;
 // CU-NEXT:  for (int stage = 0; stage < (PIPELINE_STAGES - 1); stage += 1) {
 // CU:         if ((k0_ahead < k)) {
@@ -73,9 +73,9 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU-NEXT:    const int {{t[0-9]+}} = (k0_ahead + BK);
 // CU:         tilec::cp_async_commit();
 // CU:       for (int k0 = 0; k0 < k; k0 += BK) {
-// CU-NEXT:    // dot.cpp:25: this iteration's stage has landed
+// CU-NEXT:    // dot.cpp:27: this iteration's stage has landed
 // CU-NEXT:    tilec::cp_async_wait<PIPELINE_STAGES - 2>();
-// CU-NEXT:    // dot.cpp:25: every thread is done with the stage the last iteration read
+// CU-NEXT:    // dot.cpp:27: every thread is done with the stage the last iteration read
 // CU-NEXT:    __syncthreads();
 // CU-NEXT:    const int write_stage = ((read_stage + (PIPELINE_STAGES - 1)) % PIPELINE_STAGES);
 // CU:           tl::bfloat16* const av_next_1 = av_stages + write_stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
@@ -84,9 +84,9 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU-NEXT:    tl::bfloat16* const bv = bv_stages + read_stage * tilec::SmemTile<BK, BN, tl::bfloat16>::ELEMS;
 // CU:         tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::bfloat16>, tilec::SmemTile<BK, BN, tl::bfloat16>, tilec::DotTf32>(av, bv, acc_2, tid);
 // CU:         const int next_stage = (({{t[0-9]+}} == PIPELINE_STAGES) ? 0 : {{t[0-9]+}});
-// CU:       // dot.cpp:25: no copy is in flight
+// CU:       // dot.cpp:27: no copy is in flight
 // CU-NEXT:  tilec::cp_async_wait<0>();
-// CU-NEXT:  // dot.cpp:25: the stage buffers are free again
+// CU-NEXT:  // dot.cpp:27: the stage buffers are free again
 // CU-NEXT:  __syncthreads();
 
 // H-LABEL: inline void dot_loop(

@@ -196,6 +196,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::ProducerBranch:
   case OpKind::TmaLoad:
   case OpKind::MbarrierRelease:
+  case OpKind::DotWait:
     break;
   }
   return "/*unreachable*/";
@@ -225,7 +226,7 @@ void KernelEmitter::emitOp(const Op &op) {
       op.kind == OpKind::ProducerBranch || op.kind == OpKind::TmaLoad ||
       op.kind == OpKind::MbarrierRelease)
     return emitTma(op);
-  if (op.kind == OpKind::Dot)
+  if (op.kind == OpKind::Dot || op.kind == OpKind::DotWait)
     return emitDot(op);
   if (op.kind == OpKind::LocalAlloc)
     return emitLocalAlloc(op);

@@ -56,7 +56,15 @@ std::string KernelEmitter::smemTileType(const Value *operand) {
 }
 
 void KernelEmitter::emitDot(const Op &op) {
+  if (op.kind == OpKind::DotWait) {
+    *out_ << "  // the tensor cores are done with the tl::dots issued without waiting\n";
+    for (const Value *v : op.operands)
+      *out_ << "  tilec::dot_wait(" << nameOf(v) << ");\n";
+    return;
+  }
   comment(op);
+  // Issued without waiting: a dot_wait after the next tl::dot completes it.
+  const std::string noWait = op.dotNoWait ? ", /*WAIT=*/false" : "";
   const Value *a = op.operands[0], *b = op.operands[1], *acc = op.operands[2];
   const Value *r = op.result;
   std::string L = layoutOf(r), name = nameOf(r), T = a->type.elem.cuda();
@@ -85,8 +93,10 @@ void KernelEmitter::emitDot(const Op &op) {
              (op.dotTransposed[1] ? "true" : "false") + ", " + T + ", " + r->type.cudaElem() +
              ">()");
     smemHoldsDotOperands_ = true;
+    // TRANS_B is spelled out when WAIT follows it.
+    std::string transB = op.dotTransposed[1] ? ", true" : op.dotNoWait ? ", false" : "";
     *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "
-          << precision << (op.dotTransposed[1] ? ", true" : "") << ">(" << nameOf(a) << ", "
+          << precision << transB << noWait << ">(" << nameOf(a) << ", "
           << src[1] << ", " << name << ", tid, smem);\n";
     return;
   }
@@ -115,11 +125,11 @@ void KernelEmitter::emitDot(const Op &op) {
       *out_ << "  // " << nameOf(op.operands[size_t(i)]) << " holds "
             << (i == 0 ? "A as [K, M]" : "B as [N, K]")
             << ": the tensor cores read it transposed from shared memory\n";
-  if (op.dotTransposed[0] || op.dotTransposed[1])
+  if (op.dotTransposed[0] || op.dotTransposed[1] || op.dotNoWait)
     transposed = std::string(", ") + (op.dotTransposed[0] ? "true" : "false") + ", " +
                  (op.dotTransposed[1] ? "true" : "false");
   *out_ << "  tilec::dot_smem<" << L << ", " << tileA << ", " << tileB << ", " << precision
-        << transposed << ">(" << pa << ", " << pb << ", " << name << ", tid);\n";
+        << transposed << noWait << ">(" << pa << ", " << pb << ", " << name << ", tid);\n";
   if (scratch)
     *out_ << "  __syncthreads(); // the scratch buffer is free again\n";
 }

@@ -119,6 +119,8 @@ const char *opKindName(OpKind k) {
     return "tma_load";
   case OpKind::MbarrierRelease:
     return "mbarrier_release";
+  case OpKind::DotWait:
+    return "dot_wait";
   case OpKind::SmemBuffer:
     return "smem_buffer";
   case OpKind::SmemTranspose:

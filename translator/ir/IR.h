@@ -109,6 +109,8 @@ enum class OpKind {
                  // stage, the mbarrier ring, the stage index, the box's first row and
                  // column[, its matrix]; attr[0] the tensor map
   MbarrierRelease, // operands freed ring, stage: every consumer warp is done reading the stage
+  DotWait,       // operands: results of tl::dots issued without waiting (`nowait`, made by
+                 // overlap-dots): their tensor-core work is complete here; read them after it
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;
                  // attr[0] its byte offset (set by allocate-smem)
   SmemTranspose, // writes smem tile operand 0 ([K, N]) transposed into operand 1 ([N, K])
@@ -215,6 +217,9 @@ struct Op {
   bool dotTransposed[2] = {false, false};
   // A Dot (set by DotOperandsInRegisters): a is read from registers, in the mma layout.
   bool dotRegistersA = false;
+  // A Dot (set by OverlapDots): issued without waiting for the tensor cores; a DotWait after
+  // the next dot completes it, so that the two run back to back.
+  bool dotNoWait = false;
 };
 
 /// A layout for tiles: how a program instance's threads hold the elements

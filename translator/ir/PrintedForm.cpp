@@ -120,6 +120,7 @@ const std::vector<OpWord> &opWords() {
       flag("a^T", [](Op &op) -> bool & { return op.dotTransposed[0]; }),
       flag("b^T", [](Op &op) -> bool & { return op.dotTransposed[1]; }),
       flag("a:regs", [](Op &op) -> bool & { return op.dotRegistersA; }),
+      flag("nowait", [](Op &op) -> bool & { return op.dotNoWait; }),
       stage("producer", Op::Stage::Producer),
       stage("producer+consumer", Op::Stage::Both),
       // A load's or store's cache modifier, checked against the op's table.

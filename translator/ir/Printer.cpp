@@ -3,6 +3,7 @@
 #include "ir/IR.h"
 #include "ir/PrintedForm.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tilec {
@@ -115,7 +116,8 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
                     op.kind == OpKind::MbarrierInval || op.kind == OpKind::MbarrierRestart ||
                     op.kind == OpKind::ProducerBranch ||
-                    op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease;
+                    op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease ||
+                    op.kind == OpKind::DotWait;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -175,6 +177,14 @@ std::string verifyKernel(const Kernel &k) {
          !smemOfRank(op.operands[1], 1) || op.attrs.size() != 1))
       err = "tma_load takes a stage, an mbarrier ring, a stage index, a first row and column, "
             "optionally a matrix of a stack, and a tensor map's index";
+    if (op.kind == OpKind::DotWait &&
+        (op.operands.empty() ||
+         !std::all_of(op.operands.begin(), op.operands.end(), [](const Value *v) {
+           return v->def && v->def->kind == OpKind::Dot && v->def->dotNoWait;
+         })))
+      err = "dot_wait takes the results of tl::dots issued without waiting (nowait)";
+    if (op.dotNoWait && op.kind != OpKind::Dot)
+      err = std::string("nowait on ") + opKindName(op.kind);
     if (op.kind == OpKind::WarpSpecialized &&
         (op.operands.size() != 2 || !smemOfRank(op.operands[0], 1) ||
          !smemOfRank(op.operands[1], 1)))

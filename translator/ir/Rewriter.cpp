@@ -276,6 +276,7 @@ void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
     c->dotTransposed[0] = op->dotTransposed[0];
     c->dotTransposed[1] = op->dotTransposed[1];
     c->dotRegistersA = op->dotRegistersA;
+    c->dotNoWait = op->dotNoWait;
     for (const auto &sub : op->regions) {
       auto r = std::make_unique<Region>();
       for (const Value *a : sub->args)

@@ -15,14 +15,16 @@ struct DotIeee {};
 
 /// tl::dot of operands staged in shared memory: tensor cores (wgmma where it fits on
 /// sm_90a, else mma.sync), or FMAs for exact float.
+/// WAIT = false issues wgmma without waiting for it: `acc` may be read only after a later
+/// dot_wait(acc) (the other instruction families finish before returning).
 template <class L, class TileA, class TileB, class Precision, bool TRANS_A = false,
-          bool TRANS_B = false, class T, class Acc>
+          bool TRANS_B = false, bool WAIT = true, class T, class Acc>
 __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
   if constexpr (sizeof(T) == 4 && is_same_v<Precision, DotIeee>)
     fma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
   else if constexpr (wgmma_fits<L, TileA, TileB, TRANS_A, TRANS_B, T, Acc>()) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    wgmma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+    wgmma_block<L, TileA, TileB, TRANS_A, TRANS_B, WAIT>(sa, sb, acc, tid);
 #endif
   } else
     mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
@@ -33,11 +35,12 @@ __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
 /// rows as they split the result's, wgmma reads A straight from the registers; otherwise A is
 /// staged in `smem` (SmemTile<LA::ROWS, LA::COLS, T>::BYTES) and dot_smem runs. All threads of
 /// the block call it.
-template <class L, class LA, class TileB, class Precision, bool TRANS_B = false, class T, class Acc>
+template <class L, class LA, class TileB, class Precision, bool TRANS_B = false, bool WAIT = true,
+          class T, class Acc>
 __device__ inline void dot_regs_a(const T *a, const T *sb, Acc *acc, int tid, unsigned char *smem) {
   if constexpr (wgmma_regs_a_fits<L, LA, TileB, TRANS_B, T, Acc>()) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    wgmma_block_rs<L, LA, TileB, TRANS_B>(a, sb, acc, tid);
+    wgmma_block_rs<L, LA, TileB, TRANS_B, WAIT>(a, sb, acc, tid);
 #endif
   } else {
     using TileA = SmemTile<LA::ROWS, LA::COLS, T>;
@@ -47,6 +50,20 @@ __device__ inline void dot_regs_a(const T *a, const T *sb, Acc *acc, int tid, un
     dot_smem<L, TileA, TileB, Precision, false, TRANS_B>(sa, sb, acc, tid);
     __syncthreads(); // the scratch buffer is free again
   }
+}
+
+/// Completes the tl::dots issued with WAIT = false (on sm_90a, every wgmma in flight) and
+/// keeps the compiler from reading their accumulators `acc` before. Elsewhere those dots
+/// were complete when they returned.
+template <int N, class Acc> __device__ inline void dot_wait(Acc (&acc)[N]) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    pin_accumulator(acc[i]);
+#else
+  (void)acc;
+#endif
 }
 
 /// Shared memory dot_regs_a needs: none (16 bytes) where wgmma takes A from registers, A's

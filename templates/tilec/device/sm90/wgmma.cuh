@@ -102,7 +102,9 @@ __host__ __device__ constexpr bool wgmma_regs_a_fits() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 /// acc += A * B for this warpgroup's bands with wgmma (see wgmma_fits for the shapes).
-template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, class T, class Acc>
+/// WAIT = false: the wgmmas stay in flight (see dot_wait).
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, bool WAIT = true,
+          class T, class Acc>
 __device__ inline void wgmma_block(const T *sa, const T *sb, Acc *acc, int tid) {
   constexpr int K = TRANS_A ? TileA::ROWS : TileA::COLS;
   constexpr int K_STEP = 32 / int(sizeof(T)); // 32 bytes of K per instruction
@@ -131,10 +133,12 @@ __device__ inline void wgmma_block(const T *sa, const T *sb, Acc *acc, int tid) 
     }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  if constexpr (WAIT) {
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #pragma unroll
-  for (int i = 0; i < L::ELEMS; ++i)
-    pin_accumulator(acc[i]);
+    for (int i = 0; i < L::ELEMS; ++i)
+      pin_accumulator(acc[i]);
+  }
 }
 
 /// Two 16-bit elements as one 32-bit register, the first in the low half.
@@ -148,7 +152,7 @@ template <class T> __device__ inline unsigned pack_pair(const T &lo, const T &hi
 /// already the m64k16 register fragment of the warpgroup's rows (the rows and columns an
 /// mma accumulator pair holds are the ones the A fragment wants), so nothing goes through
 /// shared memory. See wgmma_regs_a_fits for the shapes.
-template <class L, class LA, class TileB, bool TRANS_B, class T>
+template <class L, class LA, class TileB, bool TRANS_B, bool WAIT = true, class T>
 __device__ inline void wgmma_block_rs(const T *a, const T *sb, float *acc, int tid) {
   constexpr int BAND = 4 * L::NT;
   const int warp_tid = __shfl_sync(0xffffffffu, tid / 32, 0) * 32;
@@ -182,10 +186,12 @@ __device__ inline void wgmma_block_rs(const T *a, const T *sb, float *acc, int t
     }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  if constexpr (WAIT) {
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #pragma unroll
-  for (int i = 0; i < L::ELEMS; ++i)
-    pin_accumulator(acc[i]);
+    for (int i = 0; i < L::ELEMS; ++i)
+      pin_accumulator(acc[i]);
+  }
 }
 
 #endif
