@@ -107,8 +107,7 @@ bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t
   CUtensorMap encoded;
   CUresult r = d->api.tensor_map_encode_tiled(
       &encoded, type, stacked ? 3 : 2, const_cast<void *>(base), dims, strides, box,
-      element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return false;

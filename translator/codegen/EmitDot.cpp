@@ -96,8 +96,8 @@ void KernelEmitter::emitDot(const Op &op) {
     // TRANS_B is spelled out when WAIT follows it.
     std::string transB = op.dotTransposed[1] ? ", true" : op.dotNoWait ? ", false" : "";
     *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "
-          << precision << transB << noWait << ">(" << nameOf(a) << ", "
-          << src[1] << ", " << name << ", tid, smem);\n";
+          << precision << transB << noWait << ">(" << nameOf(a) << ", " << src[1] << ", " << name
+          << ", tid, smem);\n";
     return;
   }
   if (scratch) {

@@ -39,9 +39,10 @@ static const Value *ringOf(const Op &copy) { return copy.operands[0]->def->opera
 std::string KernelEmitter::tmaLoadCall(const Op &op, const Value *dst, const std::string &map,
                                        size_t at, const Value *bars, const Value *stage) {
   bool stacked = op.operands.size() > at + 2;
-  std::string out = std::string("tilec::") + (stacked ? "tma_load_stacked_tile<" : "tma_load_tile<") +
-                    smemTileType(dst) + ">(" + nameOf(dst) + ", &" + map + ", " +
-                    elem(op.operands[at], "0") + ", " + elem(op.operands[at + 1], "0");
+  std::string out = std::string("tilec::") +
+                    (stacked ? "tma_load_stacked_tile<" : "tma_load_tile<") + smemTileType(dst) +
+                    ">(" + nameOf(dst) + ", &" + map + ", " + elem(op.operands[at], "0") + ", " +
+                    elem(op.operands[at + 1], "0");
   if (stacked)
     out += ", " + elem(op.operands[at + 2], "0");
   return out + ", &" + nameOf(bars) + "[" + elem(stage, "0") + "])";
@@ -71,8 +72,8 @@ void KernelEmitter::emitTma(const Op &op) {
         std::string flag = names_.fresh(nameOf(ring) + "_by_tma");
         const SymExpr offset = ring->def->attrs.empty() ? SymExpr(0) : ring->def->attrs[0];
         *out_ << "  const bool " << flag << " = tilec::kTmaAvailable && tilec::tma_tile_ok<"
-              << smemTileType(ring) << ">(" << offset.str() << ") && ((" << tmaLiveName_
-              << " >> " << map << ") & 1u)" << guard << ";\n";
+              << smemTileType(ring) << ">(" << offset.str() << ") && ((" << tmaLiveName_ << " >> "
+              << map << ") & 1u)" << guard << ";\n";
         byRing[key] = flag;
         flags.push_back(flag);
       }

@@ -143,8 +143,8 @@ std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::
         op.operands.size() > 4 ? hostExpr(k, op.operands[4]) + " == 1 && " : "";
     // A stack of matrices (attrs[2]): a third dimension, `rows * row stride` apart.
     const char *encode = op.attrs.size() > 2 ? "encode_stacked_tma_map" : "encode_tma_map";
-    os << indent << "if (" << unitColumns << "tilec::" << encode << "(" << maps << "[" << i << "], " << base
-       << ", int(sizeof(*" << base << ")), " << hostExpr(k, op.operands[1]) << ", "
+    os << indent << "if (" << unitColumns << "tilec::" << encode << "(" << maps << "[" << i << "], "
+       << base << ", int(sizeof(*" << base << ")), " << hostExpr(k, op.operands[1]) << ", "
        << hostExpr(k, op.operands[2]) << ", " << hostExpr(k, op.operands[3]) << ", "
        << op.attrs[0].str() << ", " << op.attrs[1].str() << "))\n"
        << indent << "  " << mapsLive << " |= 1u << " << i << ";\n";

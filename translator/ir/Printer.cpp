@@ -115,9 +115,8 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::TmaMap || op.kind == OpKind::TmaCopy ||
                     op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
                     op.kind == OpKind::MbarrierInval || op.kind == OpKind::MbarrierRestart ||
-                    op.kind == OpKind::ProducerBranch ||
-                    op.kind == OpKind::TmaLoad || op.kind == OpKind::MbarrierRelease ||
-                    op.kind == OpKind::DotWait;
+                    op.kind == OpKind::ProducerBranch || op.kind == OpKind::TmaLoad ||
+                    op.kind == OpKind::MbarrierRelease || op.kind == OpKind::DotWait;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)

@@ -332,7 +332,8 @@ bool nonNegative(const Facts &facts, const Value *v, int depth) {
   if (auto it = facts.owners.find(v); it != facts.owners.end()) {
     const Op *loop = it->second.first;
     size_t i = it->second.second;
-    if (loop->kind == OpKind::If && i < loop->results.size() && v == loop->results[i]) { // what each branch yields for it
+    // An If's result: what each branch yields for it.
+    if (loop->kind == OpKind::If && i < loop->results.size() && v == loop->results[i]) {
       for (auto &r : loop->regions)
         if (i >= r->yields.size() || !nonNegative(facts, r->yields[i], depth + 1))
           return false;
@@ -367,7 +368,8 @@ bool nonNegative(const Facts &facts, const Value *v, int depth) {
            nonNegative(facts, d->operands[2], depth + 1);
   case OpKind::Binary:
     if (d->opcode == "maximum")
-      return nonNegative(facts, d->operands[0], depth + 1) || nonNegative(facts, d->operands[1], depth + 1);
+      return nonNegative(facts, d->operands[0], depth + 1) ||
+             nonNegative(facts, d->operands[1], depth + 1);
     if (d->opcode == "+" || d->opcode == "*" || d->opcode == "/" || d->opcode == "cdiv" ||
         d->opcode == "minimum")
       return nonNegative(facts, d->operands[0], depth + 1) && nonNegative(facts, d->operands[1], depth + 1);
@@ -415,9 +417,9 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box,
       bound = hostValue(x);
     } else if (const Value *whole = hostValue(x);
                whole && d == 0 && op == "<" && box.batch.empty() && !box.row.wrap &&
-               shift.size() > 1 &&
-               std::any_of(shift.begin(), shift.end(),
-                           [&](const Value *f) { return sameScalar(f, whole); })) {
+               shift.size() > 1 && std::any_of(shift.begin(), shift.end(), [&](const Value *f) {
+                 return sameScalar(f, whole);
+               })) {
       // The rows are bounded by the very factor the shift moves by: the shift picks one of a
       // stack of matrices of `whole` rows (`base + head * N * D`, rows `< N`).
       auto byRows = std::find_if(box.rowShift.begin(), box.rowShift.end(),
@@ -516,7 +518,8 @@ private:
 
   /// A constant among the maps' operands (after the params).
   Value *constantAtTop(const SymExpr &n) {
-    Op *c = Builder(k_, anchor(), /*after=*/true).create(OpKind::Constant, {}, Type::scalarOf(ScalarKind::I32));
+    Op *c = Builder(k_, anchor(), /*after=*/true)
+                .create(OpKind::Constant, {}, Type::scalarOf(ScalarKind::I32));
     c->attrs = {n};
     lastMap_ = c;
     return c->result;
@@ -541,8 +544,8 @@ private:
 
   int mapFor(const Box &b, const Type &tile) {
     std::string key = hostKey(b.base) + "; " + hostKey(b.rows) + "; " + hostKey(b.cols) + "; " +
-                      hostKey(b.stride) + "; " + (b.colStride ? hostKey(b.colStride) : "1") +
-                      "; " + tile.shape[0].str() + ", " + tile.shape[1].str() +
+                      hostKey(b.stride) + "; " + (b.colStride ? hostKey(b.colStride) : "1") + "; " +
+                      tile.shape[0].str() + ", " + tile.shape[1].str() +
                       (b.batch.empty() ? "" : "; stacked");
     if (auto it = maps_.find(key); it != maps_.end())
       return it->second;
@@ -561,9 +564,94 @@ private:
   }
 
   void lowerLoop(Region &parent, size_t at);
+  Value *stackCoordinates(Op *prologue, const std::vector<std::pair<Op *, Box>> &boxes,
+                          std::map<const Op *, Value *> &batchOf);
+  bool knownBefore(const Value *v, const Op *prologue);
   bool wrapsUnseen(const Op &copy, const Box &box, Region &body);
   bool storedOnlyBelow(const Value *result, int accDim, const Index &wrapped);
 };
+
+/// The matrix coordinate of each stacked box in `boxes` (`batchOf`, products computed once
+/// before `prologue`), and the guard that those not provably >= 0 are (null if none needs it).
+Value *TmaCopies::stackCoordinates(Op *prologue, const std::vector<std::pair<Op *, Box>> &boxes,
+                                   std::map<const Op *, Value *> &batchOf) {
+  Value *guard = nullptr;
+  Builder b(k_, prologue);
+  auto i32 = Type::scalarOf(ScalarKind::I32);
+  std::vector<std::pair<std::vector<Value *>, Value *>> made;
+  for (auto &[copy, box] : boxes) {
+    if (box.batch.empty())
+      continue;
+    auto same = std::find_if(made.begin(), made.end(),
+                             [&](const auto &m) { return sameProduct(m.first, box.batch); });
+    if (same != made.end()) {
+      batchOf[copy] = same->second;
+      continue;
+    }
+    Value *product = nullptr;
+    for (Value *f : box.batch) {
+      if (f->def && f->def->kind == OpKind::Constant) { // a copy where the product is computed
+        Op *c = b.create(OpKind::Constant, {}, f->type);
+        c->attrs = f->def->attrs;
+        f = c->result;
+      }
+      if (!product) {
+        product = f;
+        continue;
+      }
+      Op *mul = b.create(OpKind::Binary, {product, f}, i32);
+      mul->opcode = "*";
+      product = mul->result;
+    }
+    made.push_back({box.batch, product});
+    batchOf[copy] = product;
+    if (nonNegative(facts_, product, 0)) // a program id, say: no guard needed
+      continue;
+    Op *zero = b.create(OpKind::Constant, {}, i32);
+    zero->attrs = {SymExpr(0)};
+    Op *ge = b.create(OpKind::Binary, {product, zero->result}, Type::scalarOf(ScalarKind::Bool));
+    ge->opcode = ">=";
+    if (guard) {
+      Op *both = b.create(OpKind::Binary, {guard, ge->result}, Type::scalarOf(ScalarKind::Bool));
+      both->opcode = "&&";
+      guard = both->result;
+    } else {
+      guard = ge->result;
+    }
+  }
+  if (guard)
+    guard->name = "stacks_from_base";
+  return guard;
+}
+
+/// Whether `v` is known where `prologue` starts: a param or constant, defined before it in a
+/// region that holds it, or an argument of such a region (a loop's counter).
+bool TmaCopies::knownBefore(const Value *v, const Op *prologue) {
+  auto holds = [&](Region &r) {
+    bool found = false;
+    walkOps(r, [&](Op &op) { found |= &op == prologue; });
+    return found;
+  };
+  if (!v->def) {
+    auto it = facts_.owners.find(v);
+    if (it == facts_.owners.end())
+      return false;
+    for (auto &r : it->second.first->regions)
+      if (std::find(r->args.begin(), r->args.end(), v) != r->args.end() && holds(*r))
+        return true;
+    return false;
+  }
+  if (v->def->kind == OpKind::Param || v->def->kind == OpKind::Constant)
+    return true;
+  OpPosition p = locate(k_, v->def);
+  bool found = false;
+  for (size_t i = p.index + 1; p.region && i < p.region->ops.size() && !found; ++i) {
+    found = p.region->ops[i].get() == prologue;
+    for (auto &r : p.region->ops[i]->regions)
+      found = found || holds(*r);
+  }
+  return found;
+}
 
 /// A copy whose rows (or columns) wrap (`% M`) reads other rows than a box does past the
 /// matrix's edge: TMA fills zeros there. That is invisible when those rows of the tl::dot that
@@ -740,33 +828,6 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   // A stack coordinate must be known before the prologue: it is computed there once, and
   // the copy engine is used only where it is not negative (below the base the pointers read
   // memory before the stack's first matrix, where the map would give zeros).
-  auto holds = [&](Region &r) {
-    bool found = false;
-    walkOps(r, [&](Op &op) { found |= &op == prologue; });
-    return found;
-  };
-  auto knownBefore = [&](const Value *v) {
-    if (!v->def) { // an argument of a region that holds the prologue (a loop's counter)
-      auto it = facts_.owners.find(v);
-      if (it == facts_.owners.end())
-        return false;
-      for (auto &r : it->second.first->regions)
-        if (std::find(r->args.begin(), r->args.end(), v) != r->args.end() && holds(*r))
-          return true;
-      return false;
-    }
-    if (v->def->kind == OpKind::Param || v->def->kind == OpKind::Constant)
-      return true;
-    // Defined in a region that holds the prologue, in an op before it.
-    OpPosition p = locate(k_, v->def);
-    bool found = false;
-    for (size_t i = p.index + 1; p.region && i < p.region->ops.size() && !found; ++i) {
-      found = p.region->ops[i].get() == prologue;
-      for (auto &r : p.region->ops[i]->regions)
-        found = found || holds(*r);
-    }
-    return found;
-  };
   std::vector<std::pair<Op *, Box>> boxes;
   for (Op *c : copies) {
     Box b;
@@ -774,7 +835,8 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
     if (tile && defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) &&
         matchMask(facts_, *c, b, [&](const SymExpr &n) { return constantAtTop(n); }) &&
         wrapsUnseen(*c, b, body) &&
-        std::all_of(b.batch.begin(), b.batch.end(), knownBefore))
+        std::all_of(b.batch.begin(), b.batch.end(),
+                    [&](const Value *v) { return knownBefore(v, prologue); }))
       boxes.push_back({c, b});
   }
   if (boxes.empty())
@@ -783,54 +845,7 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   // Each stack coordinate once, before the prologue; the guard that those not provably
   // >= 0 are.
   std::map<const Op *, Value *> batchOf;
-  Value *guard = nullptr;
-  {
-    Builder b(k_, prologue);
-    auto i32 = Type::scalarOf(ScalarKind::I32);
-    std::vector<std::pair<std::vector<Value *>, Value *>> made;
-    for (auto &[copy, box] : boxes) {
-      if (box.batch.empty())
-        continue;
-      auto same = std::find_if(made.begin(), made.end(),
-                               [&](const auto &m) { return sameProduct(m.first, box.batch); });
-      if (same != made.end()) {
-        batchOf[copy] = same->second;
-        continue;
-      }
-      Value *product = nullptr;
-      for (Value *f : box.batch) {
-        if (f->def && f->def->kind == OpKind::Constant) { // a copy where the product is computed
-          Op *c = b.create(OpKind::Constant, {}, f->type);
-          c->attrs = f->def->attrs;
-          f = c->result;
-        }
-        if (!product) {
-          product = f;
-          continue;
-        }
-        Op *mul = b.create(OpKind::Binary, {product, f}, i32);
-        mul->opcode = "*";
-        product = mul->result;
-      }
-      made.push_back({box.batch, product});
-      batchOf[copy] = product;
-      if (nonNegative(facts_, product, 0)) // a program id, say: no guard needed
-        continue;
-      Op *zero = b.create(OpKind::Constant, {}, i32);
-      zero->attrs = {SymExpr(0)};
-      Op *ge = b.create(OpKind::Binary, {product, zero->result}, Type::scalarOf(ScalarKind::Bool));
-      ge->opcode = ">=";
-      if (guard) {
-        Op *both = b.create(OpKind::Binary, {guard, ge->result}, Type::scalarOf(ScalarKind::Bool));
-        both->opcode = "&&";
-        guard = both->result;
-      } else {
-        guard = ge->result;
-      }
-    }
-    if (guard)
-      guard->name = "stacks_from_base";
-  }
+  Value *guard = stackCoordinates(prologue, boxes, batchOf);
 
   Type ringType = Type::scalarOf(ScalarKind::I64);
   ringType.shared = true;
@@ -880,8 +895,8 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
     Value *row0 = coordinate(box.row.start, box.rowShift);
     Value *col0 = coordinate(box.col.start, box.colShift);
     int map = mapFor(box, copy->operands[0]->type);
-    std::vector<Value *> operands = {copy->operands[0], copy->operands[1], copy->operands[2],
-                                     bars, stage, row0, col0};
+    std::vector<Value *> operands = {
+        copy->operands[0], copy->operands[1], copy->operands[2], bars, stage, row0, col0};
     if (!box.batch.empty())
       operands.push_back(batchOf.at(copy));
     Op *tma = b.create(OpKind::TmaCopy, operands, Type{}, /*hasResult=*/false);

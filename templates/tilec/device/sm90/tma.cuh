@@ -170,6 +170,22 @@ __device__ inline void tma_load_stacked_box(void *dst, const TmaMap *map, int ro
 #endif
 }
 
+/// Expects Tile::BYTES on `bar` and calls `box(dst_panel, row, col)` for each box of the
+/// [Tile::ROWS, Tile::COLS] tile whose first element is (row0, col0): one per panel and 256
+/// rows, in Tile's layout.
+template <class Tile, class T, class Box>
+__device__ inline void for_each_tma_box(T *dst, int row0, int col0, unsigned long long *bar,
+                                        Box box) {
+  constexpr int BOX_ROWS = kTmaBoxRows<Tile>;
+  mbarrier_expect_bytes(bar, unsigned(Tile::BYTES));
+#pragma unroll
+  for (int p = 0; p < Tile::COLS / Tile::PANEL_COLS; ++p)
+#pragma unroll
+    for (int r = 0; r < Tile::ROWS; r += BOX_ROWS)
+      box(dst + p * (Tile::ROWS * Tile::PANEL_COLS) + r * Tile::PANEL_COLS, row0 + r,
+          col0 + p * Tile::PANEL_COLS);
+}
+
 /// Copies the [Tile::ROWS, Tile::COLS] box of `map` whose first element is (row0, col0) into
 /// `dst` in Tile's layout, one box per panel and 256 rows; `bar`'s phase expects its bytes.
 /// Called by one thread, after a barrier that every earlier reader of `dst` passed (no proxy
@@ -177,28 +193,17 @@ __device__ inline void tma_load_stacked_box(void *dst, const TmaMap *map, int ro
 template <class Tile, class T>
 __device__ inline void tma_load_tile(T *dst, const TmaMap *map, int row0, int col0,
                                      unsigned long long *bar) {
-  constexpr int BOX_ROWS = kTmaBoxRows<Tile>;
-  mbarrier_expect_bytes(bar, unsigned(Tile::BYTES));
-#pragma unroll
-  for (int p = 0; p < Tile::COLS / Tile::PANEL_COLS; ++p)
-#pragma unroll
-    for (int r = 0; r < Tile::ROWS; r += BOX_ROWS)
-      tma_load_box(dst + p * (Tile::ROWS * Tile::PANEL_COLS) + r * Tile::PANEL_COLS, map,
-                   row0 + r, col0 + p * Tile::PANEL_COLS, bar);
+  for_each_tma_box<Tile>(dst, row0, col0, bar,
+                         [&](T *d, int row, int col) { tma_load_box(d, map, row, col, bar); });
 }
 
 /// tma_load_tile for a stacked map: the box of matrix `matrix` (not negative).
 template <class Tile, class T>
 __device__ inline void tma_load_stacked_tile(T *dst, const TmaMap *map, int row0, int col0,
                                              int matrix, unsigned long long *bar) {
-  constexpr int BOX_ROWS = kTmaBoxRows<Tile>;
-  mbarrier_expect_bytes(bar, unsigned(Tile::BYTES));
-#pragma unroll
-  for (int p = 0; p < Tile::COLS / Tile::PANEL_COLS; ++p)
-#pragma unroll
-    for (int r = 0; r < Tile::ROWS; r += BOX_ROWS)
-      tma_load_stacked_box(dst + p * (Tile::ROWS * Tile::PANEL_COLS) + r * Tile::PANEL_COLS, map,
-                           row0 + r, col0 + p * Tile::PANEL_COLS, matrix, bar);
+  for_each_tma_box<Tile>(dst, row0, col0, bar, [&](T *d, int row, int col) {
+    tma_load_stacked_box(d, map, row, col, matrix, bar);
+  });
 }
 
 } // namespace tilec

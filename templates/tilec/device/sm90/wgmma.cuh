@@ -103,8 +103,8 @@ __host__ __device__ constexpr bool wgmma_regs_a_fits() {
 
 /// acc += A * B for this warpgroup's bands with wgmma (see wgmma_fits for the shapes).
 /// WAIT = false: the wgmmas stay in flight (see dot_wait).
-template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, bool WAIT = true,
-          class T, class Acc>
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, bool WAIT = true, class T,
+          class Acc>
 __device__ inline void wgmma_block(const T *sa, const T *sb, Acc *acc, int tid) {
   constexpr int K = TRANS_A ? TileA::ROWS : TileA::COLS;
   constexpr int K_STEP = 32 / int(sizeof(T)); // 32 bytes of K per instruction
