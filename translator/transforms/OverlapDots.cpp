@@ -57,14 +57,15 @@ private:
       if (second->kind == OpKind::Dot && stagesNothing(*second) && !second->dotNoWait) {
         std::vector<Op *> defs; // what moves up with it, in order
         if (movable(*second, first, at, i, j, defs)) {
+          std::sort(defs.begin(), defs.end(),
+                    [&](const Op *a, const Op *b) { return at.at(a) < at.at(b); });
           Op *anchor = r.ops[i + 1].get();
           for (Op *d : defs)
             moveBefore(k_, d, anchor);
           moveBefore(k_, second, anchor);
           first->dotNoWait = true;
-          Op *wait = Builder(k_, second, /*after=*/true)
-                         .create(OpKind::DotWait, {first->result}, Type{}, /*hasResult=*/false);
-          wait->srcText = "";
+          Builder(k_, second, /*after=*/true)
+              .create(OpKind::DotWait, {first->result}, Type{}, /*hasResult=*/false);
           return;
         }
       }
@@ -74,8 +75,8 @@ private:
   }
 
   /// Whether `op` (at position j) reads nothing computed after position i but stage views,
-  /// constants and splats of values from before i, which `defs` collects (in order) to move
-  /// with it. Null-def values (region arguments) are from before.
+  /// constants and splats of values from before i, which `defs` collects to move with it.
+  /// Null-def values (region arguments) are from before.
   bool movable(const Op &op, const Op *first, const std::map<const Op *, size_t> &at, size_t i,
                size_t j, std::vector<Op *> &defs) {
     for (const Value *v : op.operands) {
@@ -93,8 +94,6 @@ private:
       if (std::find(defs.begin(), defs.end(), d) == defs.end())
         defs.push_back(const_cast<Op *>(d));
     }
-    std::sort(defs.begin(), defs.end(),
-              [&](const Op *a, const Op *b) { return at.at(a) < at.at(b); });
     return true;
   }
 };

@@ -4,7 +4,6 @@
 #include "transforms/LowerPipeline.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <set>
 
@@ -88,11 +87,19 @@ bool indexOf(const Value *v, Index &out) {
   return false;
 }
 
+/// A map's extent: a host value, or else `whole`, the size of an unmasked index's arange (the
+/// copy reads that dimension whole).
+struct Extent {
+  const Value *value = nullptr;
+  SymExpr whole;
+};
+
 /// What a qualifying copy reads: the box of `base`'s [rows, cols] matrix at (row.start,
 /// col.start).
 struct Box {
   Value *base = nullptr;
-  const Value *stride = nullptr, *rows = nullptr, *cols = nullptr;
+  const Value *stride = nullptr;
+  Extent rows, cols;
   // The columns' stride when it is an argument (a block pointer's or tutorial 03's
   // stride_ak): the map is encoded only when it is 1. Null: the columns are adjacent.
   const Value *colStride = nullptr;
@@ -384,14 +391,14 @@ bool nonNegative(const Facts &facts, const Value *v, int depth) {
 /// The mask is exactly 0 <= row < ROWS && 0 <= col < COLS, the bounds host values; a bound
 /// `0 <=` may be left out where the index is provably not negative, and both where the index
 /// wraps (`% ROWS`: no mask on that dimension).
-bool matchMask(const Facts &facts, const Op &copy, Box &box,
-               const std::function<Value *(const SymExpr &)> &constant) {
+bool matchMask(const Facts &facts, const Op &copy, Box &box) {
   // A tma_copy keeps the copy's mask for its cp.async alternative: copies without one stay.
   std::vector<std::pair<const Op *, int>> atoms;
   if (copy.operands.size() < 3 || !conjuncts(copy.operands[2], -1, atoms))
     return false;
   bool lower[2] = {false, false};
   const Value *upper[2] = {nullptr, nullptr};
+  const Op *whole[2] = {nullptr, nullptr}; // the arange an unmasked dimension covers
   const Index *dims[2] = {&box.row, &box.col};
   for (auto [a, axisAbove] : atoms) {
     // idx OP x, with `>` and `<=` turned around.
@@ -449,11 +456,8 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box,
     // Unmasked, unshifted and from 0: the copy reads exactly the index's range, [0, n).
     if (!upper[d] && !lower[d] && !dims[d]->start && !dims[d]->wrap &&
         (d == 0 ? box.rowShift : box.colShift).empty())
-      if (const Op *a = defOf(dims[d]->tile, OpKind::Arange)) {
-        upper[d] = constant(a->attrs[1]);
-        lower[d] = true;
+      if ((whole[d] = defOf(dims[d]->tile, OpKind::Arange)))
         continue;
-      }
     if (dims[d]->wrap) {
       upper[d] = dims[d]->wrap;
       lower[d] = true; // a negative row would read outside the matrix, unmasked
@@ -464,10 +468,11 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box,
         lower[d] = lower[d] && nonNegative(facts, f, 0);
     }
   }
-  if (!lower[0] || !lower[1] || !upper[0] || !upper[1])
-    return false;
-  box.rows = upper[0];
-  box.cols = upper[1];
+  for (int d = 0; d < 2; ++d)
+    if (!whole[d] && (!lower[d] || !upper[d]))
+      return false;
+  box.rows = whole[0] ? Extent{nullptr, whole[0]->attrs[1]} : Extent{upper[0], {}};
+  box.cols = whole[1] ? Extent{nullptr, whole[1]->attrs[1]} : Extent{upper[1], {}};
   return true;
 }
 
@@ -510,16 +515,16 @@ private:
   Value *atTop(const Value *v) {
     if (v->def->kind == OpKind::Param)
       return const_cast<Value *>(v);
-    Op *c = Builder(k_, anchor(), /*after=*/true).create(OpKind::Constant, {}, v->type);
-    c->attrs = v->def->attrs;
-    lastMap_ = c;
-    return c->result;
+    return constantAtTop(v->def->attrs[0], v->type);
   }
 
-  /// A constant among the maps' operands (after the params).
-  Value *constantAtTop(const SymExpr &n) {
-    Op *c = Builder(k_, anchor(), /*after=*/true)
-                .create(OpKind::Constant, {}, Type::scalarOf(ScalarKind::I32));
+  /// An extent as an operand of a map: its host value, or its arange's size as a constant.
+  Value *atTop(const Extent &e) {
+    return e.value ? atTop(e.value) : constantAtTop(e.whole, Type::scalarOf(ScalarKind::I32));
+  }
+
+  Value *constantAtTop(const SymExpr &n, const Type &type) {
+    Op *c = Builder(k_, anchor(), /*after=*/true).create(OpKind::Constant, {}, type);
     c->attrs = {n};
     lastMap_ = c;
     return c->result;
@@ -540,6 +545,9 @@ private:
   static std::string hostKey(const Value *v) {
     return v->def->kind == OpKind::Param ? "param " + v->def->attrs[0].str()
                                          : "constant " + v->def->attrs[0].str();
+  }
+  static std::string hostKey(const Extent &e) {
+    return e.value ? hostKey(e.value) : "constant " + e.whole.str();
   }
 
   int mapFor(const Box &b, const Type &tile) {
@@ -833,7 +841,7 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
     Box b;
     bool tile = c->operands[0]->type.shape.size() == 2; // rank-1 stages stay on cp.async
     if (tile && defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) &&
-        matchMask(facts_, *c, b, [&](const SymExpr &n) { return constantAtTop(n); }) &&
+        matchMask(facts_, *c, b) &&
         wrapsUnseen(*c, b, body) &&
         std::all_of(b.batch.begin(), b.batch.end(),
                     [&](const Value *v) { return knownBefore(v, prologue); }))
