@@ -31,6 +31,7 @@
 #include "transforms/TransposeLoads.h"
 #include "transforms/UnitStrideAccesses.h"
 #include "transforms/WarpSpecialize.h"
+#include "transforms/ZeroAccumulators.h"
 
 #include <algorithm>
 
@@ -143,6 +144,10 @@ const std::vector<PassInfo> &passTable() {
        "a warp-specialized kernel runs its programs in turn in each block, so that the launcher "
        "may start only as many blocks as the GPU holds (transforms/PersistentPrograms.cpp)",
        persistentPrograms},
+      {"zero-accumulators",
+       "tl::dots whose accumulator is zeros write their product instead of adding it, with no "
+       "zeros written first (transforms/ZeroAccumulators.cpp)",
+       infallible<runZeroAccumulators>},
       {"overlap-dots",
        "on sm_90a, two independent tl::dots of a region run back to back, the first issued "
        "without waiting (transforms/OverlapDots.cpp)",

@@ -86,4 +86,41 @@ TEST(GpuControlFlow, RaggedBlocks) {
     }
 }
 
+// unit-stride-accesses' three copies of one load and one store: K == 1 with the program's k
+// a multiple of 8 (16-byte runs), K == 1 with k not one (contiguous, general copy), K == 3
+// (strided). Row widths with and without the DIV16 fact; every element compared bit for bit,
+// and the ones not written must keep their poison.
+TEST(GpuControlFlow, MiddleAxisCopies) {
+  std::string why;
+  if (!tilec::gpu_available(&why))
+    GTEST_SKIP() << "no GPU: " << why;
+  const int M = 37;
+  for (int N : {1008, 1000})
+    for (int K : {1, 3}) {
+      const int programs_k = K == 1 ? 9 : K; // k = 0 ... 8 with K == 1: both kinds of k
+      const size_t in_size = size_t(M) * N * K + 8, out_size = size_t(programs_k) * M * N * K + 8;
+      std::mt19937 rng(uint32_t(N * 10 + K));
+      std::uniform_int_distribution<int> dist(-512, 511);
+      std::vector<uint16_t> x(in_size);
+      for (uint16_t &v : x) // bf16 values exactly doubled: small integers
+        v = tl::bfloat16::from_float(float(dist(rng)));
+      tilec_test::DeviceBuffer dx(in_size * 2), dout(out_size * 2);
+      dx.upload(x);
+      dout.fill(0xff);
+      middle_axis_copy<4, 256>(tilec::Grid{uint32_t((M + 3) / 4), uint32_t(programs_k)}, nullptr,
+                               dx.as<tl::bfloat16>(), dout.as<tl::bfloat16>(), M, N, K);
+      tilec_test::synchronize();
+      std::vector<uint16_t> want(out_size, 0xffff), got = dout.download<uint16_t>();
+      for (int k = 0; k < programs_k; ++k)
+        for (int r = 0; r < M; ++r)
+          for (int c = 0; c < N; ++c) {
+            const uint16_t v = x[(size_t(r) * N + c) * K + k];
+            want[((size_t(k) * M + r) * N + c) * K + k] =
+                tl::bfloat16::from_float(2.0f * tl::detail::bits_f32(uint32_t(v) << 16));
+          }
+      for (size_t i = 0; i < out_size; ++i)
+        ASSERT_EQ(got[i], want[i]) << "element " << i << " N " << N << " K " << K;
+    }
+}
+
 } // namespace

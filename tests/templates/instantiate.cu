@@ -149,6 +149,11 @@ __global__ void __launch_bounds__(256)
   rank2_ops<tilec::Blocked2D<4, 64, 256, 4>, float>(f, index, smem);    // rows repeat
   rank2_ops<tilec::Blocked2D<64, 8, 256, 2>, __half>(h, index, smem);   // narrow rows
   rank2_ops<tilec::Blocked2D<16, 16, 256, 1>, double>(d, index, smem);
+  // Warps down the columns first (rows reduced within a warp): whole rows per warp, rows
+  // fewer than the warps, and rows too short for the choice to matter.
+  rank2_ops<tilec::Blocked2D<8, 4096, 128, 8, true>, __half>(h, index, smem);
+  rank2_ops<tilec::Blocked2D<2, 4096, 128, 4, true>, float>(f, index, smem);
+  rank2_ops<tilec::Blocked2D<64, 8, 256, 2, true>, __half>(h, index, smem);
   rank2_ops<tilec::Blocked2D<128, 64, 256, 4>, int>(i, index, smem);
   tilec::device_print("b", 3, b[0]);
   tilec::device_print("u", u[0]);
@@ -187,3 +192,14 @@ __global__ void fp8_casts(const float *f, tl::float8_e4m3 *e4, tl::float8_e5m2 *
   out[i] = tilec::cast<float>(e4[i]) + tilec::cast<float>(tilec::cast<tl::half>(e5[i])) +
            float(tilec::cast<int>(e4[i])) + tilec::cast<float>(tilec::cast<tl::float8_e5m2>(e4[i]));
 }
+
+// WARPS_DOWN: the warps take the rows before a row is split over warps.
+static_assert(tilec::Blocked2D<8, 4096, 128, 8, true>::W0 == 4 &&
+              tilec::Blocked2D<8, 4096, 128, 8, true>::W1 == 1 &&
+              tilec::Blocked2D<8, 4096, 128, 8, true>::R0 == 2 &&
+              tilec::Blocked2D<8, 4096, 128, 8, true>::R1 == 16);
+static_assert(tilec::Blocked2D<8, 4096, 128, 8>::W0 == 1 && tilec::Blocked2D<8, 4096, 128, 8>::W1 == 4);
+static_assert(tilec::Blocked2D<2, 4096, 128, 4, true>::W0 == 2 &&
+              tilec::Blocked2D<2, 4096, 128, 4, true>::W1 == 2);
+static_assert(tilec::Blocked2D<64, 8, 256, 2, true>::W1 == 1 &&
+              tilec::Blocked2D<64, 8, 256, 2, true>::W0 == 8);

@@ -51,7 +51,7 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU:       tilec::store_to_smem<{{L[0-9]+}}, tilec::SmemTile<BM, BK, tl::half>>(av, acc_a, tid);
 // CU-NEXT:  tilec::store_to_smem<{{L[0-9]+}}, tilec::SmemTile<BK, BN, tl::half>>(bv, acc_b, tid);
 // CU-NEXT:  __syncthreads();
-// CU-NEXT:  tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BK, BN, tl::half>, tilec::DotTf32>(acc_a, acc_b, acc, tid);
+// CU-NEXT:  tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::half>, tilec::SmemTile<BK, BN, tl::half>, tilec::DotTf32, false, false, /*WAIT=*/true, /*ZERO=*/true>(acc_a, acc_b, acc, tid);
 // CU-LABEL: dot_loop(
 // CU:       constexpr int PIPELINE_STAGES = (NUM_STAGES > 2 ? NUM_STAGES : 2);
 // CU:       extern __shared__ __align__(1024) unsigned char dsmem[];

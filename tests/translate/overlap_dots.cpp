@@ -47,10 +47,10 @@ TILEC_KERNEL void fwd_like(const tl::half *q, const tl::half *k, const tl::half 
 }
 
 // IR-LABEL: kernel @dq_like<int BM, int BN, int D>
-// IR:       [[S:%[0-9]+]]:s = dot "tf32" b^T nowait %{{[0-9]+}}:q_tile, %{{[0-9]+}}:k_tile, %{{[0-9]+}}
+// IR:       [[S:%[0-9]+]]:s = dot "tf32" b^T nowait zero_acc %{{[0-9]+}}:q_tile, %{{[0-9]+}}:k_tile, %{{[0-9]+}}
 // IR-NEXT:  %{{[0-9]+}} = constant [0] : float
 // IR-NEXT:  %{{[0-9]+}} = splat
-// IR-NEXT:  %{{[0-9]+}}:dp = dot "tf32" b^T %{{[0-9]+}}:do_tile, %{{[0-9]+}}:v_tile, %{{[0-9]+}}
+// IR-NEXT:  %{{[0-9]+}}:dp = dot "tf32" b^T zero_acc %{{[0-9]+}}:do_tile, %{{[0-9]+}}:v_tile, %{{[0-9]+}}
 // IR-NEXT:  dot_wait [[S]]:s
 // IR-NEXT:  %{{[0-9]+}}:p = unary "exp2" [[S]]:s
 // IR-LABEL: kernel @fwd_like<int BM, int BN, int D>
@@ -58,8 +58,12 @@ TILEC_KERNEL void fwd_like(const tl::half *q, const tl::half *k, const tl::half 
 // IR-NOT:   dot_wait
 
 // CU-LABEL: dq_like(
-// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, D, tl::half>, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, true, /*WAIT=*/false>(q_tile{{.*}}, k_tile{{.*}}, s, tid);
-// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, D, tl::half>, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, true>(do_tile{{.*}}, v_tile{{.*}}, dp, tid);
+// Both accumulators start at zero (zero-accumulators): no zeros are written into them while
+// the first dot is in flight, the first wgmma of each band overwrites instead of adding.
+// CU:       float s[L0::ELEMS]; // no zeros written first: the dot writes its product (ZERO)
+// CU-NOT:   s[i] = 0.0f
+// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, D, tl::half>, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, true, /*WAIT=*/false, /*ZERO=*/true>(q_tile{{.*}}, k_tile{{.*}}, s, tid);
+// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, D, tl::half>, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, true, /*WAIT=*/true, /*ZERO=*/true>(do_tile{{.*}}, v_tile{{.*}}, dp, tid);
 // CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
 // CU-NEXT:  tilec::dot_wait(s);
 // CU-LABEL: fwd_like(

@@ -15,7 +15,8 @@ TILEC_KERNEL void row_softmax_stats(const float* x, float* row_max, int m, int n
 }
 
 // IR-LABEL: kernel @row_softmax_stats<int BM, int BN>
-// IR:      layout #0 blocked[BM, BN] max_vec=tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), (stride_div16 ? 64 : 4)) / 4)
+// Reduced along its rows only: the warps split the rows first (warps_down).
+// IR:      layout #0 blocked[BM, BN] warps_down max_vec=tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), (stride_div16 ? 64 : 4)) / 4)
 // IR-NEXT: layout #1 slice #0 dim=1
 // IR-NEXT: layout #2 slice #0 dim=0
 // IR:      %{{[0-9]+}}:rows = binary "+" {{.*}} : tile<int, BM> #1
@@ -23,7 +24,7 @@ TILEC_KERNEL void row_softmax_stats(const float* x, float* row_max, int m, int n
 // IR:      = expand_dims %{{[0-9]+}}:rows [1] : tile<int, BM, 1> #1
 // IR:      %{{[0-9]+}}:mx = reduce "max" %{{[0-9]+}}:v [1] : tile<float, BM> #1
 
-// CU:      using L0 = tilec::Blocked2D<BM, BN, THREADS, L0_RUN>;
+// CU:      using L0 = tilec::Blocked2D<BM, BN, THREADS, L0_RUN, /*WARPS_DOWN=*/true>;
 // CU-NEXT: // L1: the rows of L0 tiles
 // CU-NEXT: using L1 = tilec::Slice<L0, 1>;
 // CU:      using L2 = tilec::Slice<L0, 0>;

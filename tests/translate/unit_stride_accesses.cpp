@@ -50,6 +50,9 @@ TILEC_KERNEL void strided_rows(const float *x, float *y, int n, int stride_y, in
 
 // A load over the middle axis of [M, N, K] (FlagGems' argmax): K is 1 for a 2-D input. The
 // load's value is the branch's result; the loop has no tl::dot, so its load is versioned.
+// `+ tl::program_id(1)` is a term whose divisibility nothing tells: the branch also asks it to
+// be a multiple of the elements in 16 bytes, and its copy reads it as one, so that the rows
+// are aligned 16-byte runs there.
 template <int BM, int BN>
 TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
   auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
@@ -63,8 +66,17 @@ TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
   tl::store(out + rows, best, rows < M);
 }
 // IR-LABEL: kernel @middle_max<int BM, int BN>
-// IR:         binary "==" %4:K, {{.*}} : bool
-// IR:         [[V:%[0-9]+]]:loaded = if %{{[0-9]+}}, %{{[0-9]+}}
+// IR:         [[PID:%[0-9]+]] = program_id axis=1 : int
+// IR:         [[KONE:%[0-9]+]] = binary "==" %4:K, {{.*}} : bool
+// IR-NEXT:    [[FOUR:%[0-9]+]] = constant [4] : int
+// IR-NEXT:    [[REM:%[0-9]+]] = binary "%" [[PID]], [[FOUR]] : int
+// IR-NEXT:    [[ZERO:%[0-9]+]] = constant [0] : int
+// IR-NEXT:    [[ALIGNED:%[0-9]+]] = binary "==" [[REM]], [[ZERO]] : bool
+// IR-NEXT:    [[COND:%[0-9]+]] = binary "&&" [[KONE]], [[ALIGNED]] : bool
+// IR:         [[V:%[0-9]+]]:loaded = if [[COND]], %{{[0-9]+}}
+// IR-NEXT:    {
+// IR-NEXT:      [[HINT:%[0-9]+]] = hint "multiple_of" [[PID]] [4] : int
+// IR:           binary "+" %{{[0-9]+}}, [[HINT]]
 // IR:           [[FAST:%[0-9]+]] = load
 // IR-NEXT:      yield [[FAST]]
 // IR-NEXT:    } else {
@@ -73,9 +85,13 @@ TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
 // IR:         reduce {{.*}}[[V]]
 
 // CU-LABEL: middle_max(
-// CU:       // unit_stride_accesses.cpp:{{[0-9]+}}: K == 1: the load's pointers are contiguous along its rows
+// CU:       // unit_stride_accesses.cpp:{{[0-9]+}}: K == 1 && (tl::program_id(1)) % 4 == 0: the load's pointers are contiguous along its rows
 // CU-NEXT:  float [[R:[a-z_0-9]+]][L{{[0-9]+}}::ELEMS];
-// CU-NEXT:  if ((K == 1)) {
+// CU-NEXT:  if (((K == 1) && (([[PID:t[0-9]+]] % 4) == 0))) {
+// CU:         offs_1[i] = ({{.*}} * 1)) + [[PID]]);
+// CU:         // BN consecutive addresses, aligned to tilec::gcd((x_aligned ? 16 : 4), tilec::gcd(tilec::gcd((N_div16 ? 16 : 1), tilec::pow2_factor(BN)), 4) * 4) bytes
+// CU:       } else {
+// CU:         // 1 consecutive addresses, aligned to 4 bytes
 
 // A dot loop's loads are the pipeline's: not versioned (the launcher checks a column stride
 // for 1 before it encodes a tensor map instead).

@@ -407,9 +407,14 @@ std::string KernelEmitter::run() {
     if (l.shape.size() == 2) {
       os << "  // " << name << ": a [" << l.shape[0].str() << ", " << l.shape[1].str()
          << "] tile over THREADS threads, row-major, runs of up to " << vec
-         << " consecutive elements of a row per thread\n";
+         << " consecutive elements of a row per thread"
+         << (l.warpsDown ? "; warps split the rows first, so that each row's reduction stays "
+                           "within a warp"
+                         : "")
+         << "\n";
       os << "  using " << name << " = tilec::Blocked2D<" << l.shape[0].str() << ", "
-         << l.shape[1].str() << ", THREADS, " << vec << ">;\n";
+         << l.shape[1].str() << ", THREADS, " << vec << (l.warpsDown ? ", /*WARPS_DOWN=*/true" : "")
+         << ">;\n";
       continue;
     }
     os << "  // " << name << ": a [" << l.shape[0].str()

@@ -63,17 +63,26 @@ void KernelEmitter::emitDot(const Op &op) {
     return;
   }
   comment(op);
-  // Issued without waiting: a dot_wait after the next tl::dot completes it.
-  const std::string noWait = op.dotNoWait ? ", /*WAIT=*/false" : "";
+  // Issued without waiting: a dot_wait after the next tl::dot completes it. A zero
+  // accumulator: the product is written, not added (and no zeros are written first).
+  const std::string noWait =
+      op.dotZeroAcc ? std::string(", /*WAIT=*/") + (op.dotNoWait ? "false" : "true") +
+                          ", /*ZERO=*/true"
+      : op.dotNoWait ? ", /*WAIT=*/false"
+                     : "";
   const Value *a = op.operands[0], *b = op.operands[1], *acc = op.operands[2];
   const Value *r = op.result;
   std::string L = layoutOf(r), name = nameOf(r), T = a->type.elem.cuda();
   std::string precision = op.opcode == "ieee" ? "tilec::DotIeee" : "tilec::DotTf32";
   std::string tileA = smemTileType(a), tileB = smemTileType(b);
-  *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
-  *out_ << "#pragma unroll\n";
-  *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << elem(acc, "i")
-        << ";\n";
+  *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];";
+  if (op.dotZeroAcc) {
+    *out_ << " // no zeros written first: the dot writes its product (ZERO)\n";
+  } else {
+    *out_ << "\n#pragma unroll\n";
+    *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = " << elem(acc, "i")
+          << ";\n";
+  }
   // Each operand is read where it already is in shared memory (a pipeline stage, a
   // local_alloc buffer); register operands go through the scratch buffer (A, then B).
   std::string src[2];
@@ -94,7 +103,9 @@ void KernelEmitter::emitDot(const Op &op) {
              ">()");
     smemHoldsDotOperands_ = true;
     // TRANS_B is spelled out when WAIT follows it.
-    std::string transB = op.dotTransposed[1] ? ", true" : op.dotNoWait ? ", false" : "";
+    std::string transB = op.dotTransposed[1]                  ? ", true"
+                         : op.dotNoWait || op.dotZeroAcc ? ", false"
+                                                         : "";
     *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "
           << precision << transB << noWait << ">(" << nameOf(a) << ", " << src[1] << ", " << name
           << ", tid, smem);\n";
@@ -125,7 +136,7 @@ void KernelEmitter::emitDot(const Op &op) {
       *out_ << "  // " << nameOf(op.operands[size_t(i)]) << " holds "
             << (i == 0 ? "A as [K, M]" : "B as [N, K]")
             << ": the tensor cores read it transposed from shared memory\n";
-  if (op.dotTransposed[0] || op.dotTransposed[1] || op.dotNoWait)
+  if (op.dotTransposed[0] || op.dotTransposed[1] || op.dotNoWait || op.dotZeroAcc)
     transposed = std::string(", ") + (op.dotTransposed[0] ? "true" : "false") + ", " +
                  (op.dotTransposed[1] ? "true" : "false");
   *out_ << "  tilec::dot_smem<" << L << ", " << tileA << ", " << tileB << ", " << precision

@@ -220,6 +220,9 @@ struct Op {
   // A Dot (set by OverlapDots): issued without waiting for the tensor cores; a DotWait after
   // the next dot completes it, so that the two run back to back.
   bool dotNoWait = false;
+  // A Dot (set by ZeroAccumulators): its accumulator is zeros, so it writes its product
+  // instead of adding it and the accumulator registers need no zeros written first.
+  bool dotZeroAcc = false;
 };
 
 /// A layout for tiles: how a program instance's threads hold the elements
@@ -229,6 +232,9 @@ struct Layout {
   enum class Kind { Blocked, Slice, Mma } kind = Kind::Blocked;
   std::vector<SymExpr> shape; // Blocked, Mma: the tile shape (rank 1 or 2; Mma rank 2)
   SymExpr maxVec = 1;         // Blocked: widest run of consecutive elements one thread holds
+  // Blocked rank 2 (set by layout assignment): warps split the rows before the columns, so
+  // that each row stays within one warp (tiles reduced or scanned along their rows only).
+  bool warpsDown = false;
   int parent = -1;            // Slice: the rank-2 blocked layout
   int dim = 0;                // Slice: the dimension of the parent that is reduced / expanded
 };

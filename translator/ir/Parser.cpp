@@ -609,7 +609,10 @@ private:
       return true;
     };
     if (c.consume("blocked")) {
-      if (!shape() || !c.consume("max_vec="))
+      if (!shape())
+        return error("expected 'blocked[...] max_vec=N'");
+      l.warpsDown = c.consume("warps_down");
+      if (!c.consume("max_vec="))
         return error("expected 'blocked[...] max_vec=N'");
       auto v = parseSymExpr(c.rest());
       if (!v)

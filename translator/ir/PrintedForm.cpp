@@ -121,6 +121,7 @@ const std::vector<OpWord> &opWords() {
       flag("b^T", [](Op &op) -> bool & { return op.dotTransposed[1]; }),
       flag("a:regs", [](Op &op) -> bool & { return op.dotRegistersA; }),
       flag("nowait", [](Op &op) -> bool & { return op.dotNoWait; }),
+      flag("zero_acc", [](Op &op) -> bool & { return op.dotZeroAcc; }),
       stage("producer", Op::Stage::Producer),
       stage("producer+consumer", Op::Stage::Both),
       // A load's or store's cache modifier, checked against the op's table.

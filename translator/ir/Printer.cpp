@@ -90,7 +90,7 @@ std::string printKernel(const Kernel &k) {
          << "\n";
     else
       os << "  layout #" << i << " blocked" << Type{ElemType(), false, false, l.shape}.shapeStr()
-         << " max_vec=" << l.maxVec.str() << "\n";
+         << (l.warpsDown ? " warps_down" : "") << " max_vec=" << l.maxVec.str() << "\n";
   }
   if (!k.dynamicSmemBytes.isConst(0))
     os << "  dynamic_smem [" << k.dynamicSmemBytes.str() << "]\n";
@@ -184,6 +184,8 @@ std::string verifyKernel(const Kernel &k) {
       err = "dot_wait takes the results of tl::dots issued without waiting (nowait)";
     if (op.dotNoWait && op.kind != OpKind::Dot)
       err = std::string("nowait on ") + opKindName(op.kind);
+    if (op.dotZeroAcc && op.kind != OpKind::Dot)
+      err = std::string("zero_acc on ") + opKindName(op.kind);
     if (op.kind == OpKind::WarpSpecialized &&
         (op.operands.size() != 2 || !smemOfRank(op.operands[0], 1) ||
          !smemOfRank(op.operands[1], 1)))

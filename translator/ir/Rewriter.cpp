@@ -277,6 +277,7 @@ void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
     c->dotTransposed[1] = op->dotTransposed[1];
     c->dotRegistersA = op->dotRegistersA;
     c->dotNoWait = op->dotNoWait;
+    c->dotZeroAcc = op->dotZeroAcc;
     for (const auto &sub : op->regions) {
       auto r = std::make_unique<Region>();
       for (const Value *a : sub->args)

@@ -487,6 +487,26 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
   if (!err.empty())
     return err;
 
+  // Tiles reduced or scanned along their rows, never along their columns: the rows go to
+  // different warps before a row is split over warps, so that the reduction needs only the
+  // lanes of a warp (no shared memory, no barrier).
+  std::vector<int> axes(k.layouts.size(), 0); // bit 1: along the rows, bit 2: otherwise
+  walk(k, [&](const Op &op) {
+    if (op.kind != OpKind::Reduce && op.kind != OpKind::Scan)
+      return;
+    const Value *in = op.operands[0];
+    if (in->layout < 0 || in->type.shape.size() != 2)
+      return;
+    const size_t axisAttr = op.kind == OpKind::Scan ? 1 : 0;
+    const bool alongRows = op.result && op.result->type.isTile() && op.attrs.size() > axisAttr &&
+                           op.attrs[axisAttr].isConst(1);
+    axes[size_t(in->layout)] |= alongRows ? 1 : 2;
+  });
+  for (size_t i = 0; i < k.layouts.size(); ++i) {
+    Layout &l = k.layouts[i];
+    l.warpsDown = l.kind == Layout::Kind::Blocked && l.shape.size() == 2 && axes[i] == 1;
+  }
+
   // The widest run a thread should hold: what the widest access of the layout can use, in
   // this specialization (alignment included).
   std::vector<bool> seen(k.layouts.size(), false);

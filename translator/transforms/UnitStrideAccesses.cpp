@@ -72,6 +72,39 @@ std::vector<const Value *> innerStrides(const Value *ptrs) {
   return out;
 }
 
+/// Whether the analyses know nothing that makes the scalar `v` a multiple of anything: it is
+/// not a constant, an argument (whose DIV16 fact they know), a loop's variable (divisible as
+/// its start and step are) or a product with one of those. `tl::program_id(1)` in FlagGems'
+/// `m * N * K + n * K + pid_k` is such a term.
+bool divisibilityUnknown(const Value *v) {
+  v = stripCastsAndBroadcasts(v);
+  const Op *d = v->def;
+  if (!d || d->kind == OpKind::Constant || d->kind == OpKind::Param || d->kind == OpKind::Hint)
+    return false;
+  if (d->kind == OpKind::Binary && (d->opcode == "+" || d->opcode == "-"))
+    return divisibilityUnknown(d->operands[0]) || divisibilityUnknown(d->operands[1]);
+  if (d->kind == OpKind::Binary && d->opcode == "*")
+    return divisibilityUnknown(d->operands[0]) && divisibilityUnknown(d->operands[1]);
+  return true;
+}
+
+/// The scalar integer terms of the pointers' offset whose divisibility nothing tells: in the
+/// unit-stride copy they alone keep the rows' runs from 16-byte vectors.
+std::vector<const Value *> unalignedScalarTerms(const Value *ptrs) {
+  std::vector<const Value *> terms;
+  const Value *p = stripCastsAndBroadcasts(ptrs);
+  while (const Op *add = defOf(p, OpKind::AddPtr)) {
+    termsOf(add->operands[1], terms);
+    p = stripCastsAndBroadcasts(add->operands[0]);
+  }
+  std::vector<const Value *> out;
+  for (const Value *t : terms)
+    if (t->type.isScalar() && !t->type.pointer && t->type.elem.isInteger() &&
+        divisibilityUnknown(t) && std::find(out.begin(), out.end(), t) == out.end())
+      out.push_back(t);
+  return out;
+}
+
 /// The ops between the arguments and `ptrs` (those reading an argument, directly or not), in
 /// program order; false when one of them is not register arithmetic.
 bool sliceFrom(const Value *ptrs, const std::set<const Value *> &args,
@@ -103,29 +136,55 @@ bool sliceFrom(const Value *ptrs, const std::set<const Value *> &args,
   return ok && !slice.empty();
 }
 
-/// `if (arg == 1 && ...) { access with the arguments 1 } else { access }` in place of
-/// `access` (a load or a store); a load's value becomes the branch's result.
+/// How a term reads in the kernel: its variable's name, or the source it came from.
+std::string termText(const Value *t) {
+  if (!t->name.empty())
+    return t->name;
+  return t->def && !t->def->srcText.empty() ? "(" + t->def->srcText + ")" : "the offset's term";
+}
+
+/// `if (arg == 1 && ... && term % V == 0 && ...) { access with the arguments 1 } else
+/// { access }` in place of `access` (a load or a store), V being the elements of 16 bytes; a
+/// load's value becomes the branch's result. In the first arm each term is
+/// `tl::multiple_of<V>`, so that its rows are 16-byte aligned as well as contiguous.
 void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args,
-                   const std::vector<const Op *> &slice) {
+                   const std::vector<const Value *> &terms, const std::vector<const Op *> &slice) {
   Builder before(k, access);
   const Type boolean = Type::scalarOf(ScalarKind::Bool);
   std::map<const Value *, Value *> one; // each argument's 1, of its type
   Value *cond = nullptr;
   std::string text;
+  auto conjoin = [&](Value *c, const std::string &says) {
+    if (cond) {
+      Op *both = before.create(OpKind::Binary, {cond, c}, boolean);
+      both->opcode = "&&";
+      cond = both->result;
+    } else {
+      cond = c;
+    }
+    text += (text.empty() ? "" : " && ") + says;
+  };
   for (const Value *arg : args) {
     Op *c = before.create(OpKind::Constant, {}, arg->type);
     c->attrs = {SymExpr(1)};
     one[arg] = c->result;
     Op *eq = before.create(OpKind::Binary, {const_cast<Value *>(arg), c->result}, boolean);
     eq->opcode = "==";
-    if (cond) {
-      Op *both = before.create(OpKind::Binary, {cond, eq->result}, boolean);
-      both->opcode = "&&";
-      cond = both->result;
-    } else {
-      cond = eq->result;
-    }
-    text += (text.empty() ? "" : " && ") + arg->name + " == 1";
+    conjoin(eq->result, arg->name + " == 1");
+  }
+  const ElemType &elem = access->operands[0]->type.elem;
+  const SymExpr vec = elem.bits() ? SymExpr(std::max(1, 128 / elem.bits()))
+                                  : SymExpr::expr("int(16 / " + elem.sizeofExpr() + ")", true);
+  for (const Value *t : terms) {
+    Op *v = before.create(OpKind::Constant, {}, t->type);
+    v->attrs = {vec};
+    Op *rem = before.create(OpKind::Binary, {const_cast<Value *>(t), v->result}, t->type);
+    rem->opcode = "%";
+    Op *zero = before.create(OpKind::Constant, {}, t->type);
+    zero->attrs = {SymExpr(0)};
+    Op *eq = before.create(OpKind::Binary, {rem->result, zero->result}, boolean);
+    eq->opcode = "==";
+    conjoin(eq->result, termText(t) + " % " + vec.str() + " == 0");
   }
   const bool load = access->kind == OpKind::Load;
   std::vector<Value *> operands = {cond};
@@ -147,6 +206,15 @@ void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args
   Region &then = *branch->regions.back();
   Builder tb(k, then, *access);
   std::map<const Value *, Value *> map = one;
+  for (const Value *t : terms) {
+    Op *h = tb.create(OpKind::Hint, {const_cast<Value *>(t)}, t->type);
+    h->opcode = "multiple_of";
+    h->attrs = {vec};
+    h->result->name = t->name;
+    h->line = access->line;
+    h->srcText = termText(t) + " is a multiple of " + vec.str() + " here (the branch's condition)";
+    map[t] = h->result;
+  }
   auto mapped = [&](Value *v) {
     auto it = map.find(v);
     return it == map.end() ? v : it->second;
@@ -219,10 +287,15 @@ void runUnitStrideAccesses(Kernel &k) {
   collectAccesses(k.body, false, accesses);
   for (Op *access : accesses) {
     std::vector<const Value *> args = innerStrides(access->operands[0]);
-    std::vector<const Op *> slice;
-    if (args.empty() || !sliceFrom(access->operands[0], {args.begin(), args.end()}, slice))
+    if (args.empty())
       continue;
-    versionAccess(k, access, args, slice);
+    std::vector<const Value *> terms = unalignedScalarTerms(access->operands[0]);
+    std::set<const Value *> from(args.begin(), args.end());
+    from.insert(terms.begin(), terms.end());
+    std::vector<const Op *> slice;
+    if (!sliceFrom(access->operands[0], from, slice))
+      continue;
+    versionAccess(k, access, args, terms, slice);
   }
 }
 

@@ -17,17 +17,26 @@ struct DotIeee {};
 /// sm_90a, else mma.sync), or FMAs for exact float.
 /// WAIT = false issues wgmma without waiting for it: `acc` may be read only after a later
 /// dot_wait(acc) (the other instruction families finish before returning).
+/// ZERO: acc = A * B; `acc` is not read, so it needs no zeros written first (wgmma's first
+/// step of each band overwrites instead of adding; the other families start from zeros).
 template <class L, class TileA, class TileB, class Precision, bool TRANS_A = false,
-          bool TRANS_B = false, bool WAIT = true, class T, class Acc>
+          bool TRANS_B = false, bool WAIT = true, bool ZERO = false, class T, class Acc>
 __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
-  if constexpr (sizeof(T) == 4 && is_same_v<Precision, DotIeee>)
-    fma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
-  else if constexpr (wgmma_fits<L, TileA, TileB, TRANS_A, TRANS_B, T, Acc>()) {
+  constexpr bool tensor_cores = !(sizeof(T) == 4 && is_same_v<Precision, DotIeee>);
+  if constexpr (tensor_cores && wgmma_fits<L, TileA, TileB, TRANS_A, TRANS_B, T, Acc>()) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    wgmma_block<L, TileA, TileB, TRANS_A, TRANS_B, WAIT>(sa, sb, acc, tid);
+    wgmma_block<L, TileA, TileB, TRANS_A, TRANS_B, WAIT, ZERO>(sa, sb, acc, tid);
 #endif
-  } else
-    mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+  } else {
+    if constexpr (ZERO)
+#pragma unroll
+      for (int i = 0; i < L::ELEMS; ++i)
+        acc[i] = Acc(0);
+    if constexpr (!tensor_cores)
+      fma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+    else
+      mma_block<L, TileA, TileB, TRANS_A, TRANS_B>(sa, sb, acc, tid);
+  }
 }
 
 /// tl::dot whose A operand is held in registers in the mma layout LA (a tl::dot result cast
@@ -36,18 +45,18 @@ __device__ inline void dot_smem(const T *sa, const T *sb, Acc *acc, int tid) {
 /// staged in `smem` (SmemTile<LA::ROWS, LA::COLS, T>::BYTES) and dot_smem runs. All threads of
 /// the block call it.
 template <class L, class LA, class TileB, class Precision, bool TRANS_B = false, bool WAIT = true,
-          class T, class Acc>
+          bool ZERO = false, class T, class Acc>
 __device__ inline void dot_regs_a(const T *a, const T *sb, Acc *acc, int tid, unsigned char *smem) {
   if constexpr (wgmma_regs_a_fits<L, LA, TileB, TRANS_B, T, Acc>()) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    wgmma_block_rs<L, LA, TileB, TRANS_B, WAIT>(a, sb, acc, tid);
+    wgmma_block_rs<L, LA, TileB, TRANS_B, WAIT, ZERO>(a, sb, acc, tid);
 #endif
   } else {
     using TileA = SmemTile<LA::ROWS, LA::COLS, T>;
     T *sa = reinterpret_cast<T *>(smem);
     store_to_smem<LA, TileA>(a, sa, tid);
     __syncthreads();
-    dot_smem<L, TileA, TileB, Precision, false, TRANS_B>(sa, sb, acc, tid);
+    dot_smem<L, TileA, TileB, Precision, false, TRANS_B, true, ZERO>(sa, sb, acc, tid);
     __syncthreads(); // the scratch buffer is free again
   }
 }

@@ -25,6 +25,14 @@ namespace detail {
 /// Whether an access under policy (E, C) goes through load_bytes / store_bytes.
 template <Evict E, Cache C> inline constexpr bool hinted = E != Evict::normal || C != Cache::normal;
 
+/// The bits of `x` (1 or 2 bytes) repeated over a 32-bit word.
+template <class T> __device__ inline uint32_t splat_word(T x) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2, "elements narrower than a word");
+  uint32_t bits = 0;
+  memcpy(&bits, &x, sizeof(T)); // a device builtin under NVRTC and nvcc alike
+  return sizeof(T) == 1 ? bits * 0x01010101u : bits * 0x00010001u;
+}
+
 } // namespace detail
 
 /// W elements read from `src` (aligned to W elements) with policy (E, C).
@@ -84,6 +92,34 @@ __device__ inline void load_vec(T *dst, const T *src) {
 /// Masked, masked-off lanes take `other`.
 template <int W, bool MASK_UNIFORM, Evict E = Evict::normal, Cache C = Cache::normal, class T>
 __device__ inline void load_vec(T *dst, const T *src, const bool *mask, T other) {
+  if constexpr (MASK_UNIFORM && !detail::hinted<E, C> && sizeof(T) < 4 &&
+                W * sizeof(T) % 4 == 0) {
+    // Narrow elements, one mask for the run: the run's words start as `other`, one move per
+    // 32 bits (not a move and a merge per element), and the vector load overwrites them
+    // when the mask is on.
+    constexpr int WORDS = int(W * sizeof(T) / 4);
+    Vec<uint32_t, WORDS> words;
+    const uint32_t fill = detail::splat_word(other);
+#pragma unroll
+    for (int j = 0; j < WORDS; ++j)
+      words.v[j] = fill;
+    if (mask[0])
+      words = *reinterpret_cast<const Vec<uint32_t, WORDS> *>(src);
+    // Each element out of its word (register moves: nothing goes through memory).
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+      constexpr int PER_WORD = int(4 / sizeof(T));
+      const uint32_t word = words.v[k / PER_WORD] >> (8 * sizeof(T) * (k % PER_WORD));
+      if constexpr (sizeof(T) == 1) {
+        const uint8_t bits = uint8_t(word);
+        memcpy(&dst[k], &bits, 1); // a device builtin under NVRTC and nvcc alike
+      } else {
+        const uint16_t bits = uint16_t(word);
+        memcpy(&dst[k], &bits, 2);
+      }
+    }
+    return;
+  }
   if (all_on<W, MASK_UNIFORM>(mask)) {
     load_run<W, E, C>(dst, src);
   } else {

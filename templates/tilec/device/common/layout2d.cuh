@@ -1,10 +1,13 @@
 // layout2d.cuh: rank-2 tiles over a thread block, and the rank-1 "slices" of them that
 // reductions produce and expand_dims consumes.
 //
-// Blocked2D<M, N, THREADS, MAX_VEC>: an [M, N] tile, row-major. Each thread holds runs of VEC
-// consecutive elements of a row; a warp's lanes cover TW1 runs side by side along a row and
-// TW0 rows; warps are laid out W1 along the row and W0 down the columns. One pass of the whole
-// block covers ROWS_PER_PASS x COLS_PER_PASS elements; a thread repeats that R0 x R1 times.
+// Blocked2D<M, N, THREADS, MAX_VEC, WARPS_DOWN>: an [M, N] tile, row-major. Each thread holds
+// runs of VEC consecutive elements of a row; a warp's lanes cover TW1 runs side by side along
+// a row and TW0 rows; warps are laid out W1 along the row and W0 down the columns. One pass of
+// the whole block covers ROWS_PER_PASS x COLS_PER_PASS elements; a thread repeats that R0 x R1
+// times. Warps go along the rows first, as far as the rows are long enough; WARPS_DOWN puts
+// them down the columns first instead, as far as there are rows, so that a row's reduction
+// needs no other warp.
 //
 //   element i of thread t:  v = i % VEC, r1 = (i / VEC) % R1, r0 = i / (VEC * R1)
 //   row = r0 * ROWS_PER_PASS + trow(t),   col = r1 * COLS_PER_PASS + tcol(t) * VEC + v
@@ -22,7 +25,7 @@
 
 namespace tilec {
 
-template <int M, int N, int THREADS, int MAX_VEC> struct Blocked2D {
+template <int M, int N, int THREADS, int MAX_VEC, bool WARPS_DOWN = false> struct Blocked2D {
   static_assert(M > 0 && (M & (M - 1)) == 0 && N > 0 && (N & (N - 1)) == 0,
                 "tile dimensions must be powers of two");
   static_assert(THREADS >= 32 && (THREADS & (THREADS - 1)) == 0,
@@ -32,7 +35,10 @@ template <int M, int N, int THREADS, int MAX_VEC> struct Blocked2D {
   static constexpr int VEC = int(cmin(MAX_VEC, N));
   static constexpr int TW1 = int(cmin(32, N / VEC)); // lanes along a row
   static constexpr int TW0 = 32 / TW1;               // lanes down the columns
-  static constexpr int W1 = int(cmin(WARPS, cmax(1, N / (VEC * TW1))));
+  // Warps one row's runs can take side by side, and warps the rows can take one below another.
+  static constexpr int W1_FIT = int(cmax(1, N / (VEC * TW1)));
+  static constexpr int W0_FIT = int(cmin(WARPS, cmax(1, M / TW0)));
+  static constexpr int W1 = int(cmin(WARPS_DOWN ? WARPS / W0_FIT : WARPS, W1_FIT));
   static constexpr int W0 = WARPS / W1;
   static constexpr int ROWS_PER_PASS = TW0 * W0;
   static constexpr int COLS_PER_PASS = VEC * TW1 * W1;

@@ -47,13 +47,13 @@ __device__ inline void pin_accumulator(float &x) { asm volatile("" : "+f"(x)::"m
 __device__ inline void pin_accumulator(int &x) { asm volatile("" : "+r"(x)::"memory"); }
 
 /// One wgmma over K_STEP columns of A: m64k16 for 16-bit operands (either may be MN-major),
-/// m64k32 for 8-bit ones (both K-major).
-template <bool MN_MAJOR_A, bool MN_MAJOR_B, class Acc, int N, class T>
+/// m64k32 for 8-bit ones (both K-major). SCALE_D = false: d = A * B, d not read.
+template <bool MN_MAJOR_A, bool MN_MAJOR_B, bool SCALE_D = true, class Acc, int N, class T>
 __device__ inline void wgmma_step(Acc (&d)[N], uint64_t desc_a, uint64_t desc_b, T tag) {
   if constexpr (sizeof(T) == 1)
-    wgmma_m64k32(d, desc_a, desc_b, tag);
+    wgmma_m64k32<SCALE_D>(d, desc_a, desc_b, tag);
   else
-    wgmma_m64k16<MN_MAJOR_A, MN_MAJOR_B>(d, desc_a, desc_b, tag);
+    wgmma_m64k16<MN_MAJOR_A, MN_MAJOR_B, SCALE_D>(d, desc_a, desc_b, tag);
 }
 
 #endif
@@ -102,9 +102,10 @@ __host__ __device__ constexpr bool wgmma_regs_a_fits() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 /// acc += A * B for this warpgroup's bands with wgmma (see wgmma_fits for the shapes).
-/// WAIT = false: the wgmmas stay in flight (see dot_wait).
-template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, bool WAIT = true, class T,
-          class Acc>
+/// WAIT = false: the wgmmas stay in flight (see dot_wait). ZERO: acc = A * B, acc not read
+/// (each band's first step does not add; the accumulators need no zeros written first).
+template <class L, class TileA, class TileB, bool TRANS_A, bool TRANS_B, bool WAIT = true,
+          bool ZERO = false, class T, class Acc>
 __device__ inline void wgmma_block(const T *sa, const T *sb, Acc *acc, int tid) {
   constexpr int K = TRANS_A ? TileA::ROWS : TileA::COLS;
   constexpr int K_STEP = 32 / int(sizeof(T)); // 32 bytes of K per instruction
@@ -127,9 +128,13 @@ __device__ inline void wgmma_block(const T *sa, const T *sb, Acc *acc, int tid) 
     for (int k = 0; k < K; k += K_STEP) {
       const int a = TRANS_A ? TileA::offset(k, m0) : TileA::offset(m0, k);
       const int b = TRANS_B ? TileB::offset(n0, k) : TileB::offset(k, n0);
-      wgmma_step<TRANS_A, !TRANS_B>(*reinterpret_cast<Acc(*)[BAND]>(&acc[mt * BAND]),
-                                    wgmma_descriptor_at(desc_a, a * int(sizeof(T))),
-                                    wgmma_descriptor_at(desc_b, b * int(sizeof(T))), T{});
+      Acc(&d)[BAND] = *reinterpret_cast<Acc(*)[BAND]>(&acc[mt * BAND]);
+      const uint64_t da = wgmma_descriptor_at(desc_a, a * int(sizeof(T)));
+      const uint64_t db = wgmma_descriptor_at(desc_b, b * int(sizeof(T)));
+      if (ZERO && k == 0) // unrolled: decided at compile time
+        wgmma_step<TRANS_A, !TRANS_B, false>(d, da, db, T{});
+      else
+        wgmma_step<TRANS_A, !TRANS_B>(d, da, db, T{});
     }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
@@ -151,8 +156,9 @@ template <class T> __device__ inline unsigned pack_pair(const T &lo, const T &hi
 /// holding all K columns of its rows) and B in shared memory: each 16-column slice of A is
 /// already the m64k16 register fragment of the warpgroup's rows (the rows and columns an
 /// mma accumulator pair holds are the ones the A fragment wants), so nothing goes through
-/// shared memory. See wgmma_regs_a_fits for the shapes.
-template <class L, class LA, class TileB, bool TRANS_B, bool WAIT = true, class T>
+/// shared memory. See wgmma_regs_a_fits for the shapes. WAIT and ZERO as for wgmma_block.
+template <class L, class LA, class TileB, bool TRANS_B, bool WAIT = true, bool ZERO = false,
+          class T>
 __device__ inline void wgmma_block_rs(const T *a, const T *sb, float *acc, int tid) {
   constexpr int BAND = 4 * L::NT;
   const int warp_tid = __shfl_sync(0xffffffffu, tid / 32, 0) * 32;
@@ -181,8 +187,12 @@ __device__ inline void wgmma_block_rs(const T *a, const T *sb, float *acc, int t
 #pragma unroll
     for (int s = 0; s < SLICES; ++s) {
       const int b = TRANS_B ? TileB::offset(n0, 16 * s) : TileB::offset(16 * s, n0);
-      wgmma_m64k16_rs<!TRANS_B>(*reinterpret_cast<float(*)[BAND]>(&acc[mt * BAND]), regs[mt][s],
-                                wgmma_descriptor_at(desc_b, b * int(sizeof(T))), T{});
+      float(&d)[BAND] = *reinterpret_cast<float(*)[BAND]>(&acc[mt * BAND]);
+      const uint64_t db = wgmma_descriptor_at(desc_b, b * int(sizeof(T)));
+      if (ZERO && s == 0) // unrolled: decided at compile time
+        wgmma_m64k16_rs<!TRANS_B, false>(d, regs[mt][s], db, T{});
+      else
+        wgmma_m64k16_rs<!TRANS_B>(d, regs[mt][s], db, T{});
     }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
