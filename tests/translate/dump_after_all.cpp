@@ -36,6 +36,8 @@ TILEC_KERNEL void scale(const float *x, float *out, int n) {
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR:      // -----// IR after persistent-programs //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after zero-accumulators //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR:      // -----// IR after overlap-dots //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR-NOT:  // -----//
