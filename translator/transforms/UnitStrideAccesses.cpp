@@ -45,16 +45,21 @@ void termsOf(const Value *v, std::vector<const Value *> &out) {
   out.push_back(u);
 }
 
-/// The arguments that multiply a term varying along the pointers' last dimension.
-std::vector<const Value *> innerStrides(const Value *ptrs) {
+/// The terms of the pointers' offset, through chained pointer additions.
+std::vector<const Value *> offsetTerms(const Value *ptrs) {
   std::vector<const Value *> terms;
   const Value *p = stripCastsAndBroadcasts(ptrs);
   while (const Op *add = defOf(p, OpKind::AddPtr)) {
     termsOf(add->operands[1], terms);
     p = stripCastsAndBroadcasts(add->operands[0]);
   }
+  return terms;
+}
+
+/// The arguments that multiply a term varying along the pointers' last dimension.
+std::vector<const Value *> innerStrides(const Value *ptrs) {
   std::vector<const Value *> out;
-  for (const Value *t : terms) {
+  for (const Value *t : offsetTerms(ptrs)) {
     const Op *mul = defOf(t, OpKind::Binary);
     if (!mul || mul->opcode != "*" || !t->type.isTile())
       continue;
@@ -91,14 +96,8 @@ bool divisibilityUnknown(const Value *v) {
 /// The scalar integer terms of the pointers' offset whose divisibility nothing tells: in the
 /// unit-stride copy they alone keep the rows' runs from 16-byte vectors.
 std::vector<const Value *> unalignedScalarTerms(const Value *ptrs) {
-  std::vector<const Value *> terms;
-  const Value *p = stripCastsAndBroadcasts(ptrs);
-  while (const Op *add = defOf(p, OpKind::AddPtr)) {
-    termsOf(add->operands[1], terms);
-    p = stripCastsAndBroadcasts(add->operands[0]);
-  }
   std::vector<const Value *> out;
-  for (const Value *t : terms)
+  for (const Value *t : offsetTerms(ptrs))
     if (t->type.isScalar() && !t->type.pointer && t->type.elem.isInteger() &&
         divisibilityUnknown(t) && std::find(out.begin(), out.end(), t) == out.end())
       out.push_back(t);
