@@ -66,8 +66,8 @@ void KernelEmitter::emitDot(const Op &op) {
   // Issued without waiting: a dot_wait after the next tl::dot completes it. A zero
   // accumulator: the product is written, not added (and no zeros are written first).
   const std::string noWait =
-      op.dotZeroAcc ? std::string(", /*WAIT=*/") + (op.dotNoWait ? "false" : "true") +
-                          ", /*ZERO=*/true"
+      op.dotZeroAcc
+          ? std::string(", /*WAIT=*/") + (op.dotNoWait ? "false" : "true") + ", /*ZERO=*/true"
       : op.dotNoWait ? ", /*WAIT=*/false"
                      : "";
   const Value *a = op.operands[0], *b = op.operands[1], *acc = op.operands[2];
@@ -103,7 +103,7 @@ void KernelEmitter::emitDot(const Op &op) {
              ">()");
     smemHoldsDotOperands_ = true;
     // TRANS_B is spelled out when WAIT follows it.
-    std::string transB = op.dotTransposed[1]                  ? ", true"
+    std::string transB = op.dotTransposed[1]             ? ", true"
                          : op.dotNoWait || op.dotZeroAcc ? ", false"
                                                          : "";
     *out_ << "  tilec::dot_regs_a<" << L << ", " << layoutOf(a) << ", " << tileB << ", "

@@ -18,13 +18,13 @@
 // its pointer offset (a sum, through chained pointer additions) is a tile varying along the
 // last dimension times an integer kernel argument, and every op between that argument and
 // the pointers is register arithmetic. The argument's integer casts become constants in the
-// copy.
+// copy. Loads in a loop with a tl::dot are left to the pipeline and the copy engine (the
+// launcher checks such strides for 1 before it encodes a tensor map).
 //
 // A scalar term of the offset whose divisibility nothing tells (FlagGems' `+ pid_k`, a
 // program id) would still keep the copy's rows from 16-byte vectors, so the condition also
 // asks `pid_k % V == 0` (V elements in 16 bytes), and the copy reads the term as
-// `tl::multiple_of<V>`: when the branch is taken the rows are contiguous and aligned. Loads in a loop with a tl::dot are left to the pipeline and the copy engine (the
-// launcher checks such strides for 1 before it encodes a tensor map).
+// `tl::multiple_of<V>`: when the branch is taken the rows are contiguous and aligned.
 #pragma once
 
 #include "ir/IR.h"

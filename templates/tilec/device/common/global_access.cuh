@@ -92,8 +92,7 @@ __device__ inline void load_vec(T *dst, const T *src) {
 /// Masked, masked-off lanes take `other`.
 template <int W, bool MASK_UNIFORM, Evict E = Evict::normal, Cache C = Cache::normal, class T>
 __device__ inline void load_vec(T *dst, const T *src, const bool *mask, T other) {
-  if constexpr (MASK_UNIFORM && !detail::hinted<E, C> && sizeof(T) < 4 &&
-                W * sizeof(T) % 4 == 0) {
+  if constexpr (MASK_UNIFORM && !detail::hinted<E, C> && sizeof(T) < 4 && W * sizeof(T) % 4 == 0) {
     // Narrow elements, one mask for the run: the run's words start as `other`, one move per
     // 32 bits (not a move and a merge per element), and the vector load overwrites them
     // when the mask is on.
@@ -103,8 +102,9 @@ __device__ inline void load_vec(T *dst, const T *src, const bool *mask, T other)
 #pragma unroll
     for (int j = 0; j < WORDS; ++j)
       words.v[j] = fill;
-    if (mask[0])
+    if (mask[0]) {
       words = *reinterpret_cast<const Vec<uint32_t, WORDS> *>(src);
+    }
     // Each element out of its word (register moves: nothing goes through memory).
 #pragma unroll
     for (int k = 0; k < W; ++k) {
