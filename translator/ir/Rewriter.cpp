@@ -29,6 +29,19 @@ OpPosition locate(Kernel &k, const Op *op) {
   return pos;
 }
 
+bool isZeroConstant(const Value *v) {
+  while (v->def && (v->def->kind == OpKind::Cast || v->def->kind == OpKind::Splat))
+    v = v->def->operands[0];
+  if (!v->def || v->def->kind != OpKind::Constant || v->def->attrs.empty())
+    return false;
+  const SymExpr &c = v->def->attrs[0];
+  if (c.isConst(0))
+    return true;
+  // Floating zeros are literals as the frontend spells them (floatLiteral); `-0.0f` is a
+  // negation, not a literal.
+  return c.str() == "0.0f" || c.str() == "0.0";
+}
+
 bool isRegisterArithmetic(OpKind kind) {
   switch (kind) {
   case OpKind::Constant:

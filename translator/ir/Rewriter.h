@@ -42,6 +42,10 @@ inline const Op *defOf(const Value *v, OpKind kind) {
   return v && v->def && v->def->kind == kind ? v->def : nullptr;
 }
 
+/// A zero constant (a literal 0, or a floating zero as the frontend spells it), possibly cast
+/// and splat to a tile.
+bool isZeroConstant(const Value *v);
+
 /// Ops that compute values from values in registers, with no memory, barrier or control:
 /// what pointers, masks and indices are made of.
 bool isRegisterArithmetic(OpKind kind);

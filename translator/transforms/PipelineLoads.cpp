@@ -9,19 +9,6 @@ namespace tilec {
 
 namespace {
 
-/// A zero constant, possibly cast and splat to a tile.
-bool isZero(const Value *v) {
-  while (v->def && (v->def->kind == OpKind::Cast || v->def->kind == OpKind::Splat))
-    v = v->def->operands[0];
-  if (!v->def || v->def->kind != OpKind::Constant || v->def->attrs.empty())
-    return false;
-  const SymExpr &c = v->def->attrs[0];
-  if (c.isConst(0))
-    return true;
-  // Floating zeros are literals as the frontend spells them (floatLiteral).
-  return c.str() == "0.0f" || c.str() == "0.0";
-}
-
 /// Every op in `r` and its nested regions that reads `v`.
 void usersIn(const Region &r, const Value *v, std::vector<const Op *> &out) {
   walkRegion(r, [&](const Op &op) {
@@ -64,7 +51,7 @@ bool LoopPipeliner::stageable(const Op &load, std::vector<const Op *> &users) co
     return false;
   if (load.isVolatile || load.cache == "cv")
     return false; // read where the program reads it, not stages ahead
-  if (load.operands.size() > 2 && !isZero(load.operands[2]))
+  if (load.operands.size() > 2 && !isZeroConstant(load.operands[2]))
     return false; // cp.async fills masked-off elements with zeros only
   if (load.operands.size() > 1 && !load.operands[1]->type.isTile())
     return false;
