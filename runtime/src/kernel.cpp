@@ -331,7 +331,11 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
     throw Error("tilec: launching " + s->expr + " (grid " + std::to_string(grid.x) + "x" +
                 std::to_string(grid.y) + "x" + std::to_string(grid.z) + ", " +
                 std::to_string(num_threads) + " threads, " + std::to_string(shared_bytes) +
-                " bytes of dynamic shared memory) failed: " + detail::describe(r));
+                " bytes of dynamic shared memory) failed: " + detail::describe(r) +
+                (r == CUDA_ERROR_INVALID_VALUE
+                     ? " (a kernel compiled by the runtime with __launch_bounds__(N) runs in "
+                       "blocks of exactly N threads)"
+                     : ""));
 }
 
 void clear_memory_cache() {

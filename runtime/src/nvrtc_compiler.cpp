@@ -3,11 +3,13 @@
 #include "cache_trust.h"
 #include "embedded_templates.h"
 #include "file_util.h"
+#include "ptx_link.h"
 
 #include <tilec/runtime.h>
 
 #include <nvrtc.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -160,6 +162,27 @@ CompiledKernel compile_with_nvrtc(const CompileJob &job, const std::string &fail
                 " must be a real sm_XY architecture)");
   out.cubin.resize(size);
   check_nvrtc(nvrtcGetCUBIN(guard.prog, out.cubin.data()), "nvrtcGetCUBIN", job);
+  // The same PTX again through ptxas, told each kernel's exact block size (ptx_link.h). Where
+  // that cannot be done, NVRTC's own cubin above is the answer.
+  const std::string ptxas = ptxas_path();
+  if (ptxas.empty())
+    return out;
+  check_nvrtc(nvrtcGetPTXSize(guard.prog, &size), "nvrtcGetPTXSize", job);
+  std::string ptx(size, '\0');
+  check_nvrtc(nvrtcGetPTX(guard.prog, ptx.data()), "nvrtcGetPTX", job);
+  while (!ptx.empty() && ptx.back() == '\0')
+    ptx.pop_back();
+  std::string cubin, why;
+  if (assemble_ptx(ptxas, exact_block_sizes(std::move(ptx)), job.arch, cubin, why)) {
+    out.cubin = std::move(cubin);
+  } else {
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      std::fprintf(stderr,
+                   "tilec: warning: assembling %s with exact block sizes failed; using NVRTC's "
+                   "cubin (set TILEC_PTXAS to another ptxas, or to nothing to skip this step): %s\n",
+                   job.name_expression.c_str(), why.c_str());
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "disk_cache.h"
 #include "entry_lock.h"
 #include "embedded_templates.h"
+#include "ptx_link.h"
 #include "stats.h"
 
 namespace tilec::detail {
@@ -24,7 +25,7 @@ const Hash128 &templates_hash() {
 } // namespace
 
 Hash128 spec_cache_key(const CompileJob &job) {
-  static const std::string version = nvrtc_version();
+  static const std::string version = nvrtc_version() + "\n" + ptxas_identity();
   Hasher h;
   h.feed_u64(kCacheFormatVersion).feed(tilec_version()).feed(version).feed(job.arch);
   h.feed(job.source).feed(job.name_expression);

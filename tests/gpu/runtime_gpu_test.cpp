@@ -47,6 +47,13 @@ __global__ void reverse_kernel(const float* x, float* out) {
 
 template <int NUM_WARPS, int NUM_STAGES, unsigned DIV16>
 __global__ void empty_kernel(int n) {}
+
+// Declares its block size as generated kernels do.
+template <int NUM_WARPS, int NUM_STAGES, unsigned DIV16>
+__global__ void __launch_bounds__(NUM_WARPS * 32) block_size_kernel(int* out) {
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = blockDim.x;
+}
 )tilec_cuda"};
 } // namespace gen
 
@@ -175,6 +182,32 @@ TEST_F(GpuRuntime, BadLaunchNamesTheKernel) {
     FAIL() << "expected tilec::Error";
   } catch (const tilec::Error &e) {
     EXPECT_NE(std::string(e.what()).find("add_kernel<1024, 64, 3, 15u>"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The runtime compiles a __launch_bounds__(N) kernel for blocks of exactly N threads (.reqntid,
+// ptx_link.h): N threads run, fewer are refused with an error that says why.
+TEST_F(GpuRuntime, LaunchBoundsAreTheExactBlockSize) {
+  REQUIRE_GPU();
+  static tilec::Kernel kernel(gen::source, "block_size_kernel", "");
+  tilec::SpecKey key;
+  for (int64_t v : {4, 1, 0})
+    key.push(v);
+  tilec_test::DeviceBuffer out(2 * sizeof(int));
+  out.fill(0xff);
+  int *p = out.as<int>();
+  void *params[] = {&p};
+  kernel.launch(key, tilec::Grid{2}, 128, 0, nullptr, params);
+  tilec_test::synchronize();
+  auto h = out.download<int>();
+  EXPECT_EQ(h[0], 128);
+  EXPECT_EQ(h[1], 128);
+  try {
+    kernel.launch(key, tilec::Grid{2}, 64, 0, nullptr, params);
+    FAIL() << "a 64-thread launch of a kernel compiled for exactly 128 threads ran";
+  } catch (const tilec::Error &e) {
+    EXPECT_NE(std::string(e.what()).find("blocks of exactly N threads"), std::string::npos)
         << e.what();
   }
 }

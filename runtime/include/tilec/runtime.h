@@ -136,7 +136,10 @@ public:
   Kernel &operator=(const Kernel &) = delete;
 
   /// Launches the specialization `key`, compiling it first if no cache has it. `params`
-  /// point at each argument, as for cuLaunchKernel. Dynamic shared memory above 48 KB is
+  /// point at each argument, as for cuLaunchKernel. A kernel declared with
+  /// __launch_bounds__(N) (every generated one is) is compiled for blocks of exactly N
+  /// threads where the toolkit's ptxas is found (it is told so: .reqntid), so `num_threads`
+  /// must be N. Dynamic shared memory above 48 KB is
   /// opted into automatically. `persistent`: the kernel runs the programs of a 1-D grid in
   /// turn in each block (its launcher says so), so at most as many blocks start as the GPU
   /// holds at once (TILEC_PERSISTENT=0 launches every program's block anyway).
