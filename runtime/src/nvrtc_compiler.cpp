@@ -100,7 +100,12 @@ std::vector<std::string> compile_flags(const CompileJob &job) {
   return flags;
 }
 
-CompiledKernel compile_with_nvrtc(const CompileJob &job, const std::string &failed_source_path) {
+namespace {
+
+// NVRTC alone: the cubin for job.arch, or with `ptx_only` the PTX of its virtual counterpart
+// (compute_90a for sm_90a) in `cubin`, for ptxas to assemble (ptx_link.h).
+CompiledKernel run_nvrtc(const CompileJob &job, const std::string &failed_source_path,
+                         bool ptx_only) {
   bool have_file = !job.source_path.empty() && std::filesystem::is_regular_file(job.source_path);
   // The program name is what the log's diagnostics cite: make it a file the user can open.
   std::string program_name = have_file ? job.source_path : failed_source_path;
@@ -129,6 +134,8 @@ CompiledKernel compile_with_nvrtc(const CompileJob &job, const std::string &fail
               "nvrtcAddNameExpression", job);
 
   std::vector<std::string> flags = compile_flags(job);
+  if (ptx_only)
+    flags[0] = "--gpu-architecture=compute_" + job.arch.substr(3);
   std::vector<const char *> argv;
   for (const auto &f : flags)
     argv.push_back(f.c_str());
@@ -156,26 +163,36 @@ CompiledKernel compile_with_nvrtc(const CompileJob &job, const std::string &fail
   CompiledKernel out;
   out.lowered_name = lowered; // owned by the program: copy before it is destroyed
   size_t size = 0;
+  if (ptx_only) {
+    check_nvrtc(nvrtcGetPTXSize(guard.prog, &size), "nvrtcGetPTXSize", job);
+    out.cubin.assign(size, '\0');
+    check_nvrtc(nvrtcGetPTX(guard.prog, out.cubin.data()), "nvrtcGetPTX", job);
+    while (!out.cubin.empty() && out.cubin.back() == '\0')
+      out.cubin.pop_back();
+    return out;
+  }
   check_nvrtc(nvrtcGetCUBINSize(guard.prog, &size), "nvrtcGetCUBINSize", job);
   if (size == 0)
     throw Error("tilec: NVRTC produced no cubin for " + job.name_expression + " (arch " + job.arch +
                 " must be a real sm_XY architecture)");
   out.cubin.resize(size);
   check_nvrtc(nvrtcGetCUBIN(guard.prog, out.cubin.data()), "nvrtcGetCUBIN", job);
-  // The same PTX again through ptxas, told each kernel's exact block size (ptx_link.h). Where
-  // that cannot be done, NVRTC's own cubin above is the answer.
+  return out;
+}
+
+} // namespace
+
+CompiledKernel compile_with_nvrtc(const CompileJob &job, const std::string &failed_source_path) {
+  // PTX only, then ptxas told each kernel's exact block size (ptx_link.h): no cubin from NVRTC
+  // to throw away. Where that cannot be done, NVRTC's own cubin is the answer.
   const std::string ptxas = ptxas_path();
-  if (ptxas.empty())
-    return out;
-  check_nvrtc(nvrtcGetPTXSize(guard.prog, &size), "nvrtcGetPTXSize", job);
-  std::string ptx(size, '\0');
-  check_nvrtc(nvrtcGetPTX(guard.prog, ptx.data()), "nvrtcGetPTX", job);
-  while (!ptx.empty() && ptx.back() == '\0')
-    ptx.pop_back();
-  std::string cubin, why;
-  if (assemble_ptx(ptxas, exact_block_sizes(std::move(ptx)), job.arch, cubin, why)) {
-    out.cubin = std::move(cubin);
-  } else {
+  if (!ptxas.empty() && job.arch.rfind("sm_", 0) == 0) {
+    CompiledKernel out = run_nvrtc(job, failed_source_path, /*ptx_only=*/true);
+    std::string cubin, why;
+    if (assemble_ptx(ptxas, exact_block_sizes(std::move(out.cubin)), job.arch, cubin, why)) {
+      out.cubin = std::move(cubin);
+      return out;
+    }
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true))
       std::fprintf(stderr,
@@ -183,7 +200,7 @@ CompiledKernel compile_with_nvrtc(const CompileJob &job, const std::string &fail
                    "cubin (set TILEC_PTXAS to another ptxas, or to nothing to skip this step): %s\n",
                    job.name_expression.c_str(), why.c_str());
   }
-  return out;
+  return run_nvrtc(job, failed_source_path, /*ptx_only=*/false);
 }
 
 } // namespace tilec::detail

@@ -33,10 +33,11 @@ std::string nvrtc_version();
 /// The CUDA include dir: $TILEC_CUDA_INCLUDE_DIR, else the toolkit's from the build.
 std::string cuda_include_dir();
 
-/// Compiles with NVRTC, then assembles its PTX with each kernel's block size exact where a
-/// ptxas is found (ptx_link.h; NVRTC's cubin otherwise). On failure throws tilec::Error with the specialization, the log and
-/// a path to the source: `job.source_path` if that file exists, else `failed_source_path`,
-/// where the text is written first (so the log's file names point at a real file).
+/// Compiles with NVRTC to PTX and assembles it with each kernel's block size exact where a
+/// ptxas is found (ptx_link.h), else to NVRTC's cubin. On failure throws tilec::Error with
+/// the specialization, the log and a path to the source: `job.source_path` if that file
+/// exists, else `failed_source_path`, where the text is written first (so the log's file
+/// names point at a real file).
 CompiledKernel compile_with_nvrtc(const CompileJob &job, const std::string &failed_source_path);
 
 } // namespace tilec::detail
