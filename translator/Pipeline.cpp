@@ -26,6 +26,7 @@
 #include "transforms/PersistentPrograms.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
+#include "transforms/SinkWideningCasts.h"
 #include "transforms/SplitRaggedLoops.h"
 #include "transforms/TmaCopies.h"
 #include "transforms/TransposeLoads.h"
@@ -152,6 +153,10 @@ const std::vector<PassInfo> &passTable() {
        "on sm_90a, two independent tl::dots of a region run back to back, the first issued "
        "without waiting (transforms/OverlapDots.cpp)",
        overlapDots},
+      {"sink-widening-casts",
+       "casts of tiles to a wider element type move down to their first reader, so that the "
+       "registers hold the narrow elements until then (transforms/SinkWideningCasts.cpp)",
+       infallible<runSinkWideningCasts>},
   };
   return table;
 }
