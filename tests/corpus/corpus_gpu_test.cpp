@@ -251,6 +251,45 @@ TEST(GpuCorpus, ArgmaxMiddleAxis) {
   EXPECT_EQ(gout.get(), want);
 }
 
+// K == 1, the launch of a 2-D input: the specialization for K_is_1 and a grid of one program
+// along y holds only the copy with 16-byte runs. Then K == 1 over two programs along y, the
+// second reading its rows one element on (program_id(1) == 1): the K_is_1 specialization's
+// check of the program id sends it to the general copy, the first to the runs.
+TEST(GpuCorpus, ArgmaxSpecializedForKOne) {
+  REQUIRE_GPU();
+  {
+    const int M = 37, N = 1000;
+    auto x = uniform(size_t(M) * N, -1, 1, 33);
+    for (int m = 0; m < M; m += 3) // ties: the first index wins
+      x[size_t(m) * N + (m * 41) % N] = x[size_t(m) * N + (m * 41 + 211) % N] = 2.0f;
+    std::vector<int64_t> want(M, -7);
+    Mirror<float> gx(x);
+    Mirror<int64_t> gout(want);
+    tilec::interpret::launch(host::argmax_kernel<float, 4, 256>, tilec::Grid{(M + 3) / 4, 1},
+                             x.data(), want.data(), M, N, 1);
+    argmax_kernel<float, 4, 256>(tilec::Grid{(M + 3) / 4, 1}, nullptr, gx.ptr(), gout.ptr(), M,
+                                 N, 1, {.num_warps = 4});
+    tilec_test::synchronize();
+    EXPECT_EQ(gout.get(), want) << "K == 1, one program along y";
+  }
+  {
+    const int M = 1, N = 1000;
+    auto x = uniform(size_t(N) + 1, -1, 1, 34);
+    x[0] = 3.0f;    // program (0, 0)'s maximum, outside program (0, 1)'s rows
+    x[N] = 2.5f;    // program (0, 1)'s, outside program (0, 0)'s
+    std::vector<int64_t> want(2, -7);
+    Mirror<float> gx(x);
+    Mirror<int64_t> gout(want);
+    tilec::interpret::launch(host::argmax_kernel<float, 4, 256>, tilec::Grid{1, 2}, x.data(),
+                             want.data(), M, N, 1);
+    ASSERT_EQ(want, (std::vector<int64_t>{0, N - 1}));
+    argmax_kernel<float, 4, 256>(tilec::Grid{1, 2}, nullptr, gx.ptr(), gout.ptr(), M, N, 1,
+                                 {.num_warps = 4});
+    tilec_test::synchronize();
+    EXPECT_EQ(gout.get(), want) << "K == 1, two programs along y";
+  }
+}
+
 TEST(GpuCorpus, UserSmallKernels) {
   REQUIRE_GPU();
   // Row cumsum: 4 rows per program, 1000-wide rows in a padded stride.

@@ -108,3 +108,28 @@ TEST(Div16Mask, PointersIntegersAndOthers) {
   const float *null = nullptr;
   EXPECT_EQ(tilec::div16_mask(null), 1u);
 }
+
+TEST(SpecFacts, OneAndGridBits) {
+  // An integer argument equal to 1 sets its bit; other values, floats, bools and pointers
+  // never do.
+  EXPECT_EQ(tilec::one_fact(1, 9), 1u << 9);
+  EXPECT_EQ(tilec::one_fact(int64_t(1), 29), 1u << 29);
+  EXPECT_EQ(tilec::one_fact(0, 9), 0u);
+  EXPECT_EQ(tilec::one_fact(-1, 9), 0u);
+  EXPECT_EQ(tilec::one_fact(17, 9), 0u);
+  EXPECT_EQ(tilec::one_fact(1.0f, 9), 0u);
+  EXPECT_EQ(tilec::one_fact(true, 9), 0u);
+  const float *p = nullptr;
+  EXPECT_EQ(tilec::one_fact(p + 1, 9), 0u);
+  // A grid of one program along an axis sets its bit, the top ones of the mask included.
+  EXPECT_EQ(tilec::grid_fact(1, 30), 1u << 30);
+  EXPECT_EQ(tilec::grid_fact(1, 31), 1u << 31);
+  EXPECT_EQ(tilec::grid_fact(2, 30), 0u);
+  EXPECT_EQ(tilec::grid_fact(0, 30), 0u);
+  // With the arguments' DIV16 bits, as a launcher builds a key: K == 1 at bit 5 + 4.
+  alignas(16) static float buf[4];
+  const float *x = buf;
+  int m = 4096, k = 1;
+  EXPECT_EQ(tilec::div16_mask(x, m, k) | tilec::one_fact(k, 3 + 2) | tilec::grid_fact(1, 30),
+            0b011u | (1u << 5) | (1u << 30));
+}

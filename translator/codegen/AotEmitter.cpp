@@ -2,6 +2,7 @@
 // the generated .cu, instantiates the requested specializations and registers them with the
 // runtime, which then launches them without NVRTC.
 #include "codegen/Codegen.h"
+#include "ir/SpecFacts.h"
 
 #include <algorithm>
 #include <sstream>
@@ -65,6 +66,13 @@ std::vector<unsigned> aotDiv16Masks(const Kernel &k) {
     masks.push_back(pointers);
   if (all != pointers)
     masks.push_back(all);
+  // The kernel's other facts (ir/SpecFacts.h) hold in the usual launch too: with all of them,
+  // the CUDA of their branches is compiled as well.
+  unsigned facts = 0;
+  for (const SpecFact &f : usedSpecFacts(k))
+    facts |= 1u << f.bit;
+  if (facts)
+    masks.push_back(all | facts);
   return masks;
 }
 

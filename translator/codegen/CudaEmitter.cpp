@@ -3,6 +3,7 @@
 #include "codegen/FoldDepth.h"
 #include "codegen/KernelEmitter.h"
 #include "ir/PrintedForm.h"
+#include "ir/SpecFacts.h"
 #include "transforms/FuseArgReductions.h"
 
 namespace tilec {
@@ -159,6 +160,8 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::Random:
     return "tilec::" + op.opcode + "(uint64_t(" + arg(0) + "), unsigned(" + arg(1) + "))";
   case OpKind::ProgramId:
+    if (op.zeroIfGridOne)
+      return "(" + gridFactName(op.axis) + " ? 0 : int(blockIdx." + "xyz"[op.axis] + "))";
     return std::string("int(blockIdx.") + "xyz"[op.axis] + ")";
   case OpKind::NumPrograms:
     return std::string("int(gridDim.") + "xyz"[op.axis] + ")";
@@ -312,8 +315,12 @@ std::string KernelEmitter::run() {
     names_.reserve(tp.name);
   for (size_t i = 0; i < k_.layouts.size(); ++i)
     names_.reserve(layoutName(int(i)));
-  for (auto &p : k_.params)
+  for (auto &p : k_.params) {
     names_.reserve(div16FactName(p));
+    names_.reserve(oneFactName(p));
+  }
+  for (int axis = 1; axis < 3; ++axis)
+    names_.reserve(gridFactName(axis));
   // Parameters keep their source names, unless the generated code reserves one (`i`, `tid`):
   // the signature then uses the fresh name too.
   std::vector<std::string> paramNames(k_.params.size());
@@ -332,7 +339,9 @@ std::string KernelEmitter::run() {
   std::ostringstream os;
   os << "// " << k_.name << ", from " << o_.inputName << ".\n"
      << "// NUM_WARPS and NUM_STAGES are launch options; DIV16 has bit i set when argument i is\n"
-     << "// a 16-byte aligned pointer or an integer divisible by 16.\n";
+     << "// a 16-byte aligned pointer or an integer divisible by 16"
+     << (usedSpecFacts(k_).empty() ? "" : ";\n// its bits past the arguments' are the facts below")
+     << ".\n";
   os << "template <";
   for (auto &tp : k_.templateParams)
     os << tp.cppType << " " << tp.name << ", ";
@@ -363,6 +372,11 @@ std::string KernelEmitter::run() {
     if (usesFacts.find(fact) != std::string::npos)
       os << "  constexpr bool " << fact << " = (DIV16 >> " << i << ") & 1u;\n";
   }
+  for (const SpecFact &f : usedSpecFacts(k_))
+    os << "  constexpr bool " << f.name << " = (DIV16 >> " << f.bit << ") & 1u; // "
+       << (f.param >= 0 ? paramNames[size_t(f.param)] + " == 1"
+                        : std::string("a grid of one program along ") + "xyz"[f.axis])
+       << " in this specialization\n";
   for (size_t i = 0; i < k_.layouts.size(); ++i) {
     const Layout &l = k_.layouts[i];
     std::string name = layoutName(int(i));

@@ -5,6 +5,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/LauncherNames.h"
 #include "ir/PrintedForm.h"
+#include "ir/SpecFacts.h"
 #include "transforms/PersistentPrograms.h"
 
 #include <cctype>
@@ -250,7 +251,17 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     os << "  " << n.key << ".push(tilec::div16_mask(";
     for (size_t i = 0; i < k->params.size(); ++i)
       os << (i ? ", " : "") << k->params[i].name;
-    os << "));\n";
+    os << ")";
+    // The kernel's other specialization facts (ir/SpecFacts.h), each a bit of the same mask.
+    for (const SpecFact &f : usedSpecFacts(*k)) {
+      if (f.param >= 0)
+        os << "\n      | tilec::one_fact(" << k->params[size_t(f.param)].name << ", " << f.bit
+           << ")";
+      else
+        os << "\n      | tilec::grid_fact(" << n.grid << "." << "xyz"[f.axis] << ", " << f.bit
+           << ")";
+    }
+    os << ");\n";
     os << tmaMapEncoding(*k, n.maps, n.mapsLive, "  ");
     os << persistentSetup(*k, n, n.grid, "  ");
     os << "  void* " << n.params << "[] = {";

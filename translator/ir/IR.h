@@ -223,6 +223,9 @@ struct Op {
   // A Dot (set by ZeroAccumulators): its accumulator is zeros, so it writes its product
   // instead of adding it and the accumulator registers need no zeros written first.
   bool dotZeroAcc = false;
+  // A ProgramId along y or z (set by UnitStrideAccesses): 0 in the specializations for a grid
+  // of one program along its axis (ir/SpecFacts.h), so that its divisibility is known there.
+  bool zeroIfGridOne = false;
 };
 
 /// A layout for tiles: how a program instance's threads hold the elements

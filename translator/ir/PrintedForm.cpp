@@ -122,6 +122,7 @@ const std::vector<OpWord> &opWords() {
       flag("a:regs", [](Op &op) -> bool & { return op.dotRegistersA; }),
       flag("nowait", [](Op &op) -> bool & { return op.dotNoWait; }),
       flag("zero_acc", [](Op &op) -> bool & { return op.dotZeroAcc; }),
+      flag("zero_if_grid_1", [](Op &op) -> bool & { return op.zeroIfGridOne; }),
       stage("producer", Op::Stage::Producer),
       stage("producer+consumer", Op::Stage::Both),
       // A load's or store's cache modifier, checked against the op's table.

@@ -186,6 +186,8 @@ std::string verifyKernel(const Kernel &k) {
       err = std::string("nowait on ") + opKindName(op.kind);
     if (op.dotZeroAcc && op.kind != OpKind::Dot)
       err = std::string("zero_acc on ") + opKindName(op.kind);
+    if (op.zeroIfGridOne && (op.kind != OpKind::ProgramId || op.axis < 1 || op.axis > 2))
+      err = "zero_if_grid_1 is for tl::program_id(1) and (2)";
     if (op.kind == OpKind::WarpSpecialized &&
         (op.operands.size() != 2 || !smemOfRank(op.operands[0], 1) ||
          !smemOfRank(op.operands[1], 1)))

@@ -127,6 +127,7 @@ Op *Builder::clone(const Op &op, std::vector<Value *> operands, Type type) {
   c->opcode = op.opcode;
   c->attrs = op.attrs;
   c->axis = op.axis;
+  c->zeroIfGridOne = op.zeroIfGridOne;
   c->cache = op.cache;
   c->isVolatile = op.isVolatile;
   c->quadRuns = op.quadRuns;

@@ -1,6 +1,7 @@
 #include "transforms/UnitStrideAccesses.h"
 
 #include "ir/Rewriter.h"
+#include "ir/SpecFacts.h"
 
 #include <algorithm>
 #include <functional>
@@ -142,123 +143,185 @@ std::string termText(const Value *t) {
   return t->def && !t->def->srcText.empty() ? "(" + t->def->srcText + ")" : "the offset's term";
 }
 
-/// `if (arg == 1 && ... && term % V == 0 && ...) { access with the arguments 1 } else
-/// { access }` in place of `access` (a load or a store), V being the elements of 16 bytes; a
-/// load's value becomes the branch's result. In the first arm each term is
-/// `tl::multiple_of<V>`, so that its rows are 16-byte aligned as well as contiguous.
+/// An If before `at` (or appended by `b`) choosing between two copies of `access`, on the
+/// runtime `cond` or, when that is null, on `constexprCond`; `then` and `otherwise` fill its
+/// regions and return the access copy (or If) whose value a load's region yields.
+Op *versionIf(Kernel &k, Builder &b, const Op &access, Value *cond, const std::string &constexprCond,
+              const std::string &says, const std::function<Op *(Region &)> &then,
+              const std::function<Op *(Region &)> &otherwise) {
+  const bool load = access.kind == OpKind::Load;
+  std::vector<Value *> operands;
+  if (cond)
+    operands.push_back(cond);
+  if (load) {
+    // The branch's result needs an initial value of its type; both arms assign it, so the
+    // CUDA declares it without one.
+    const Type &t = access.result->type;
+    Op *zero = b.create(OpKind::Constant, {}, Type{t.elem, false, false, {}});
+    zero->attrs = {SymExpr(0)};
+    operands.push_back(b.create(OpKind::Splat, {zero->result}, t)->result);
+  }
+  Op *branch = b.create(OpKind::If, operands, Type{}, /*hasResult=*/false);
+  branch->constexprCond = cond ? "" : constexprCond;
+  branch->srcText = says + ": the " + (load ? "load" : "store") +
+                    "'s pointers are contiguous along its rows";
+  branch->line = access.line;
+  std::vector<Op *> arms;
+  for (const auto *fill : {&then, &otherwise}) {
+    branch->regions.push_back(std::make_unique<Region>());
+    arms.push_back((*fill)(*branch->regions.back()));
+  }
+  if (!load)
+    return branch;
+  const std::string name = access.result->name.empty() ? "loaded" : access.result->name;
+  for (size_t i = 0; i < 2; ++i) {
+    Value *v = arms[i]->kind == OpKind::If ? arms[i]->results[0] : arms[i]->result;
+    v->name = "";
+    branch->regions[i]->yields.push_back(v);
+    v->uses++;
+  }
+  branch->carriedNames.push_back(name);
+  Value *result = k.newValue(access.result->type, name);
+  result->def = branch;
+  branch->results.push_back(result);
+  return branch;
+}
+
+/// The program id `t` is (through casts), or null.
+Op *programIdOf(const Value *t) {
+  t = stripCastsAndBroadcasts(t);
+  return t->def && t->def->kind == OpKind::ProgramId ? t->def : nullptr;
+}
+
+/// In place of `access` (a load or a store):
+///
+///   if constexpr (arg_is_1 && ...) {            // specialization facts (ir/SpecFacts.h)
+///     if (term % V == 0 && ...) { access with the arguments 1 } else { access }
+///   } else { access }
+///
+/// V being the elements of 16 bytes; a load's value becomes the branch's result. In the
+/// first arm each term is `tl::multiple_of<V>`, so that its rows are 16-byte aligned as well
+/// as contiguous. A term that is tl::program_id(1) or (2) is 0 where the grid has one program
+/// along that axis (another fact), which decides its condition at compile time there. An
+/// argument the specialization mask has no room for is compared at run time instead, with
+/// the terms, in one branch.
 void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args,
                    const std::vector<const Value *> &terms, const std::vector<const Op *> &slice) {
   Builder before(k, access);
   const Type boolean = Type::scalarOf(ScalarKind::Bool);
+  bool facts = true;
+  for (const Value *arg : args)
+    facts = facts && oneFactBit(k, size_t(defOf(arg, OpKind::Param)->attrs[0].value())) >= 0;
   std::map<const Value *, Value *> one; // each argument's 1, of its type
   Value *cond = nullptr;
-  std::string text;
-  auto conjoin = [&](Value *c, const std::string &says) {
+  std::string factCond, says;
+  auto conjoin = [&](Builder &b, Value *c, const std::string &text) {
     if (cond) {
-      Op *both = before.create(OpKind::Binary, {cond, c}, boolean);
+      Op *both = b.create(OpKind::Binary, {cond, c}, boolean);
       both->opcode = "&&";
       cond = both->result;
     } else {
       cond = c;
     }
-    text += (text.empty() ? "" : " && ") + says;
+    says += (says.empty() ? "" : " && ") + text;
   };
   for (const Value *arg : args) {
     Op *c = before.create(OpKind::Constant, {}, arg->type);
     c->attrs = {SymExpr(1)};
     one[arg] = c->result;
+    if (facts) {
+      const KernelParam &p = k.params[size_t(defOf(arg, OpKind::Param)->attrs[0].value())];
+      factCond += (factCond.empty() ? "" : " && ") + oneFactName(p);
+      continue;
+    }
     Op *eq = before.create(OpKind::Binary, {const_cast<Value *>(arg), c->result}, boolean);
     eq->opcode = "==";
-    conjoin(eq->result, arg->name + " == 1");
+    conjoin(before, eq->result, arg->name + " == 1");
   }
+  const std::string argsSay = facts ? factCond : says;
+  if (facts)
+    says.clear();
   const ElemType &elem = access->operands[0]->type.elem;
   const SymExpr vec = elem.bits() ? SymExpr(std::max(1, 128 / elem.bits()))
                                   : SymExpr::expr("int(16 / " + elem.sizeofExpr() + ")", true);
-  for (const Value *t : terms) {
-    Op *v = before.create(OpKind::Constant, {}, t->type);
-    v->attrs = {vec};
-    Op *rem = before.create(OpKind::Binary, {const_cast<Value *>(t), v->result}, t->type);
-    rem->opcode = "%";
-    Op *zero = before.create(OpKind::Constant, {}, t->type);
-    zero->attrs = {SymExpr(0)};
-    Op *eq = before.create(OpKind::Binary, {rem->result, zero->result}, boolean);
-    eq->opcode = "==";
-    conjoin(eq->result, termText(t) + " % " + vec.str() + " == 0");
-  }
-  const bool load = access->kind == OpKind::Load;
-  std::vector<Value *> operands = {cond};
-  if (load) {
-    // The branch's result needs an initial value of its type; both arms assign it, so the
-    // CUDA declares it without one.
-    const Type &t = access->result->type;
-    Op *zero = before.create(OpKind::Constant, {}, Type{t.elem, false, false, {}});
-    zero->attrs = {SymExpr(0)};
-    operands.push_back(before.create(OpKind::Splat, {zero->result}, t)->result);
-  }
-  Op *branch = before.create(OpKind::If, operands, Type{}, /*hasResult=*/false);
-  branch->srcText = text + ": the " + (load ? "load" : "store") +
-                    "'s pointers are contiguous along its rows";
-  branch->line = access->line;
-
-  // Then: the pointers recomputed with the arguments 1 (their casts folded to constants).
-  branch->regions.push_back(std::make_unique<Region>());
-  Region &then = *branch->regions.back();
-  Builder tb(k, then, *access);
-  std::map<const Value *, Value *> map = one;
-  for (const Value *t : terms) {
-    Op *h = tb.create(OpKind::Hint, {const_cast<Value *>(t)}, t->type);
-    h->opcode = "multiple_of";
-    h->attrs = {vec};
-    h->result->name = t->name;
-    h->line = access->line;
-    h->srcText = termText(t) + " is a multiple of " + vec.str() + " here (the branch's condition)";
-    map[t] = h->result;
-  }
-  auto mapped = [&](Value *v) {
-    auto it = map.find(v);
-    return it == map.end() ? v : it->second;
-  };
-  for (const Op *op : slice) {
-    std::vector<Value *> ins;
-    for (Value *o : op->operands)
-      ins.push_back(mapped(o));
-    const Op *folded = ins.size() == 1 ? defOf(ins[0], OpKind::Constant) : nullptr;
-    Op *c;
-    if (op->kind == OpKind::Cast && folded && op->result->type.isScalar()) {
-      c = tb.create(OpKind::Constant, {}, op->result->type);
-      c->attrs = folded->attrs;
-    } else {
-      c = tb.clone(*op, ins, op->result->type);
+  // The terms' condition, built by `b` (before the access, or in the constexpr arm).
+  auto termsCond = [&](Builder &b) {
+    for (const Value *t : terms) {
+      if (Op *pid = programIdOf(t); pid && pid->axis > 0)
+        pid->zeroIfGridOne = true;
+      Op *v = b.create(OpKind::Constant, {}, t->type);
+      v->attrs = {vec};
+      Op *rem = b.create(OpKind::Binary, {const_cast<Value *>(t), v->result}, t->type);
+      rem->opcode = "%";
+      Op *zero = b.create(OpKind::Constant, {}, t->type);
+      zero->attrs = {SymExpr(0)};
+      Op *eq = b.create(OpKind::Binary, {rem->result, zero->result}, boolean);
+      eq->opcode = "==";
+      conjoin(b, eq->result, termText(t) + " % " + vec.str() + " == 0");
     }
-    c->result->name = op->result->name;
-    map[op->result] = c->result;
-  }
-  std::vector<Value *> ins;
-  for (Value *o : access->operands)
-    ins.push_back(mapped(o));
+  };
+  const bool load = access->kind == OpKind::Load;
   const Type resultType = load ? access->result->type : Type{};
-  Op *fast = tb.clone(*access, ins, resultType);
 
-  // Else: the access as it was.
-  branch->regions.push_back(std::make_unique<Region>());
-  Region &otherwise = *branch->regions.back();
-  Builder eb(k, otherwise, *access);
-  Op *general = eb.clone(*access, access->operands, resultType);
-  if (!load) {
-    eraseOp(k, access);
-    return;
+  // The first arm: the pointers recomputed with the arguments 1 (their casts folded to
+  // constants) and the terms multiples of V.
+  auto fast = [&](Region &r) -> Op * {
+    Builder tb(k, r, *access);
+    std::map<const Value *, Value *> map = one;
+    for (const Value *t : terms) {
+      Op *h = tb.create(OpKind::Hint, {const_cast<Value *>(t)}, t->type);
+      h->opcode = "multiple_of";
+      h->attrs = {vec};
+      h->result->name = t->name;
+      h->line = access->line;
+      h->srcText = termText(t) + " is a multiple of " + vec.str() + " here (the branch's condition)";
+      map[t] = h->result;
+    }
+    auto mapped = [&](Value *v) {
+      auto it = map.find(v);
+      return it == map.end() ? v : it->second;
+    };
+    for (const Op *op : slice) {
+      std::vector<Value *> ins;
+      for (Value *o : op->operands)
+        ins.push_back(mapped(o));
+      const Op *folded = ins.size() == 1 ? defOf(ins[0], OpKind::Constant) : nullptr;
+      Op *c;
+      if (op->kind == OpKind::Cast && folded && op->result->type.isScalar()) {
+        c = tb.create(OpKind::Constant, {}, op->result->type);
+        c->attrs = folded->attrs;
+      } else {
+        c = tb.clone(*op, ins, op->result->type);
+      }
+      c->result->name = op->result->name;
+      map[op->result] = c->result;
+    }
+    std::vector<Value *> ins;
+    for (Value *o : access->operands)
+      ins.push_back(mapped(o));
+    return tb.clone(*access, ins, resultType);
+  };
+  // The other arm: the access as it was.
+  auto general = [&](Region &r) -> Op * {
+    return Builder(k, r, *access).clone(*access, access->operands, resultType);
+  };
+
+  Op *branch;
+  if (!facts || terms.empty()) {
+    if (!facts)
+      termsCond(before);
+    branch = versionIf(k, before, *access, facts ? nullptr : cond, factCond,
+                       facts ? factCond : says, fast, general);
+  } else {
+    auto checked = [&](Region &r) -> Op * {
+      Builder tb(k, r, *access);
+      termsCond(tb);
+      return versionIf(k, tb, *access, cond, "", says, fast, general);
+    };
+    branch = versionIf(k, before, *access, nullptr, factCond, argsSay, checked, general);
   }
-  const std::string name = access->result->name.empty() ? "loaded" : access->result->name;
-  fast->result->name = general->result->name = "";
-  then.yields.push_back(fast->result);
-  otherwise.yields.push_back(general->result);
-  fast->result->uses++;
-  general->result->uses++;
-  branch->carriedNames.push_back(name);
-  Value *result = k.newValue(resultType, name);
-  result->def = branch;
-  branch->results.push_back(result);
-  replaceAllUses(k, access->result, result);
+  if (load)
+    replaceAllUses(k, access->result, branch->results[0]);
   eraseOp(k, access);
 }
 

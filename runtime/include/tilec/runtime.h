@@ -113,6 +113,19 @@ template <class... Args> inline uint32_t div16_mask(const Args &...args) {
   return mask;
 }
 
+/// `bit` when the integer argument `arg` equals 1 (a kernel compiled for it knows its strides
+/// are 1, as Triton's is), else 0: a DIV16 bit past the arguments' own.
+template <class T> inline uint32_t one_fact(const T &arg, int bit) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return arg == 1 ? 1u << bit : 0u;
+  else
+    return 0u;
+}
+
+/// `bit` when the grid has one program along an axis (`programs`, the grid's y or z), so
+/// that tl::program_id of that axis is 0 in the kernel compiled for it.
+inline uint32_t grid_fact(uint32_t programs, int bit) { return programs == 1 ? 1u << bit : 0u; }
+
 /// Compile-time options of one NVRTC compile (besides the specialization).
 struct CompileOptions {
   /// Extra NVRTC flags, e.g. "-lineinfo".

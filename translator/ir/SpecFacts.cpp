@@ -1,0 +1,56 @@
+#include "ir/SpecFacts.h"
+
+#include <cctype>
+
+namespace tilec {
+
+namespace {
+
+/// Whether `text` holds `word` as a whole identifier.
+bool mentions(const std::string &text, const std::string &word) {
+  auto ident = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    bool before = at > 0 && ident(text[at - 1]);
+    bool after = at + word.size() < text.size() && ident(text[at + word.size()]);
+    if (!before && !after)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+std::string oneFactName(const KernelParam &p) { return p.name + "_is_1"; }
+
+int oneFactBit(const Kernel &k, size_t i) {
+  size_t bit = k.params.size() + i;
+  return bit < 30 && !k.params[i].type.pointer && k.params[i].type.elem.isInteger() ? int(bit)
+                                                                                  : -1;
+}
+
+std::string gridFactName(int axis) { return std::string("grid_") + "xyz"[axis] + "_is_1"; }
+
+int gridFactBit(int axis) { return 29 + axis; }
+
+std::vector<SpecFact> usedSpecFacts(const Kernel &k) {
+  std::string conditions;
+  bool gridAxis[3] = {false, false, false};
+  walk(k, [&](const Op &op) {
+    if (!op.constexprCond.empty())
+      conditions += op.constexprCond + " ";
+    if (op.kind == OpKind::ProgramId && op.zeroIfGridOne && op.axis > 0 && op.axis < 3)
+      gridAxis[op.axis] = true;
+  });
+  std::vector<SpecFact> out;
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    int bit = oneFactBit(k, i);
+    if (bit >= 0 && mentions(conditions, oneFactName(k.params[i])))
+      out.push_back({bit, oneFactName(k.params[i]), int(i), 0});
+  }
+  for (int axis = 1; axis < 3; ++axis)
+    if (gridAxis[axis])
+      out.push_back({gridFactBit(axis), gridFactName(axis), -1, axis});
+  return out;
+}
+
+} // namespace tilec

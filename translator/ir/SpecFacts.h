@@ -1,0 +1,41 @@
+// Specialization facts beyond DIV16's: what a kernel's CUDA may know at compile time about
+// one launch, because the launcher computes it from the launch and puts it in the
+// specialization key (the same `unsigned DIV16` template argument, past the arguments' bits).
+//
+//   K_is_1        an integer argument equals 1 (Triton compiles a kernel again for such an
+//                 argument); bit params.size() + i for argument i, where that is below 30
+//   grid_y_is_1   the grid has one program along y (bit 30) or z (grid_z_is_1, bit 31), so
+//                 tl::program_id(1) or (2) is 0
+//
+// A pass that wants one says so in the IR: an If on `constexpr(K_is_1)`, or a program_id op
+// marked `zero_if_grid_1`. The emitter declares, and the launcher computes, exactly the facts
+// the IR uses; a kernel without them keeps its specialization keys.
+#pragma once
+
+#include "ir/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// The constexpr bool in generated code that says integer argument `p` equals 1.
+std::string oneFactName(const KernelParam &p);
+/// The DIV16 bit of argument `i`'s equals-1 fact, or -1 when the mask has no room for it.
+int oneFactBit(const Kernel &k, size_t i);
+
+/// The constexpr bool that says the grid has one program along `axis` (1 or 2).
+std::string gridFactName(int axis);
+int gridFactBit(int axis);
+
+struct SpecFact {
+  int bit = 0;
+  std::string name; // the constexpr bool of the CUDA
+  int param = -1;   // the argument compared with 1, or -1 for a grid fact
+  int axis = 0;     // the grid fact's axis
+};
+
+/// The facts the kernel's IR uses, by bit.
+std::vector<SpecFact> usedSpecFacts(const Kernel &k);
+
+} // namespace tilec
