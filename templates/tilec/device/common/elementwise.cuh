@@ -14,7 +14,10 @@ template <class T> __device__ inline float to_float(T x) {
   if constexpr (is_same_v<T, __half>)
     return __half2float(x);
   else if constexpr (is_same_v<T, __nv_bfloat16>)
-    return __bfloat162float(x);
+    // Exact: a bfloat16 is the high half of the float. As integer ops (not CUDA's cvt in
+    // inline asm), ptxas folds them with the shift that took the element out of its loaded
+    // word: `w & 0xffff0000` for the high element, `w << 16` for the low one.
+    return __uint_as_float(uint32_t(__bfloat16_as_ushort(x)) << 16);
   else
     return static_cast<float>(x);
 }
