@@ -119,8 +119,8 @@ TEST(SpecFacts, OneAndGridBits) {
   EXPECT_EQ(tilec::one_fact(17, 9), 0u);
   EXPECT_EQ(tilec::one_fact(1.0f, 9), 0u);
   EXPECT_EQ(tilec::one_fact(true, 9), 0u);
-  const float *p = nullptr;
-  EXPECT_EQ(tilec::one_fact(p + 1, 9), 0u);
+  static const float one[1] = {1.0f};
+  EXPECT_EQ(tilec::one_fact(one + 0, 9), 0u);
   // A grid of one program along an axis sets its bit, the top ones of the mask included.
   EXPECT_EQ(tilec::grid_fact(1, 30), 1u << 30);
   EXPECT_EQ(tilec::grid_fact(1, 31), 1u << 31);
