@@ -1,8 +1,8 @@
 // unit-stride-accesses: a load or store whose pointers step along their last dimension by a
 // kernel argument gets a copy for that argument equal to 1, which the analyses see as
-// contiguous. Which copy runs is a specialization fact (`if constexpr (stride_cn_is_1)`), which
-// the launcher computes from the argument, so that a specialization holds only the copy it
-// runs.
+// contiguous. A store's copy is chosen by a uniform run-time branch; a load's by a
+// specialization fact (`if constexpr (K_is_1)`), which the launcher computes from the
+// argument, so that a specialization holds only the copy it runs.
 #include <tilec/tl.h>
 
 // Tutorial 03's epilogue as written: stride_cn is an argument.
@@ -17,7 +17,8 @@ TILEC_KERNEL void epilogue(const float *x, float *c, int M, int N, int stride_cm
 }
 // IR-LABEL: kernel @epilogue<int BM, int BN>
 // IR:       [[ONE:%[0-9]+]] = constant [1] : int
-// IR-NEXT:  if constexpr(stride_cn_is_1)
+// IR-NEXT:  [[COND:%[0-9]+]] = binary "==" %5:stride_cn, [[ONE]] : bool
+// IR-NEXT:  if [[COND]]
 // IR-NEXT:  {
 // IR:         [[PROD:%[0-9]+]] = binary "*" %{{[0-9]+}}, %{{[0-9]+}} : tile<int, 1, BN>
 // IR:         store %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}:mask
@@ -25,9 +26,9 @@ TILEC_KERNEL void epilogue(const float *x, float *c, int M, int N, int stride_cm
 // IR-NEXT:    store %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}:mask
 
 // CU-LABEL: epilogue(
-// CU:       constexpr bool stride_cn_is_1 = (DIV16 >> 11) & 1u; // stride_cn == 1 in this specialization
-// CU:       // unit_stride_accesses.cpp:{{[0-9]+}}: stride_cn_is_1: the store's pointers are contiguous along its rows
-// CU-NEXT:  if constexpr (stride_cn_is_1) {
+// CU-NOT:   stride_cn_is_1
+// CU:       // unit_stride_accesses.cpp:{{[0-9]+}}: stride_cn == 1: the store's pointers are contiguous along its rows
+// CU-NEXT:  if ((stride_cn == 1)) {
 // CU:         // BN consecutive addresses
 // CU:       } else {
 // CU:         // 1 consecutive addresses
@@ -42,7 +43,8 @@ TILEC_KERNEL void strided_rows(const float *x, float *y, int n, int stride_y, in
   tl::store(y + tl::program_id(1) * ld + offs, v, offs < n);
 }
 // IR-LABEL: kernel @strided_rows<int B>
-// IR:       if constexpr(stride_y_is_1)
+// IR:       binary "==" %3:stride_y, {{.*}} : bool
+// IR-NEXT:  if
 // IR:       } else {
 // IR-NEXT:    store
 // IR-NOT:   if
@@ -109,10 +111,10 @@ TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
 // CU:         // 1 consecutive addresses, aligned to 4 bytes
 
 // The launchers compute each fact the kernel uses, as bits of the DIV16 mask past the
-// arguments' own (bit 5 + 4 for K, 30 for a grid of one program along y).
+// arguments' own (bit 5 + 4 for K, 30 for a grid of one program along y); a kernel whose IR
+// uses none keeps its key.
 // H-LABEL: inline void epilogue(
-// H:       key.push(tilec::div16_mask(x, c, M, N, stride_cm, stride_cn)
-// H-NEXT:      | tilec::one_fact(stride_cn, 11));
+// H:       key.push(tilec::div16_mask(x, c, M, N, stride_cm, stride_cn));
 // H-LABEL: inline void middle_max(
 // H:       key.push(tilec::div16_mask(x, out, M, N, K)
 // H-NEXT:      | tilec::one_fact(K, 9)

@@ -193,23 +193,28 @@ Op *programIdOf(const Value *t) {
   return t->def && t->def->kind == OpKind::ProgramId ? t->def : nullptr;
 }
 
-/// In place of `access` (a load or a store):
+/// In place of `access`, a load:
 ///
 ///   if constexpr (arg_is_1 && ...) {            // specialization facts (ir/SpecFacts.h)
 ///     if (term % V == 0 && ...) { access with the arguments 1 } else { access }
 ///   } else { access }
 ///
+/// and a store: `if (arg == 1 && ... && term % V == 0 && ...) { ... } else { ... }`.
 /// V being the elements of 16 bytes; a load's value becomes the branch's result. In the
 /// first arm each term is `tl::multiple_of<V>`, so that its rows are 16-byte aligned as well
 /// as contiguous. A term that is tl::program_id(1) or (2) is 0 where the grid has one program
 /// along that axis (another fact), which decides its condition at compile time there. An
 /// argument the specialization mask has no room for is compared at run time instead, with
-/// the terms, in one branch.
+/// the terms, in one branch, as a store's are.
 void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args,
                    const std::vector<const Value *> &terms, const std::vector<const Op *> &slice) {
   Builder before(k, access);
   const Type boolean = Type::scalarOf(ScalarKind::Bool);
-  bool facts = true;
+  // A load chooses its copy per specialization: its general copy holds registers for every
+  // element it loads (FlagGems' argmax: 255 with spills, 72 without that copy). A store keeps
+  // the run-time branch: in tutorial 03's matmul epilogue the `if constexpr` form measured
+  // 5-40% slower (bench/NOTES.md, "Facts for 1 and for one-program grids").
+  bool facts = access->kind == OpKind::Load;
   for (const Value *arg : args)
     facts = facts && oneFactBit(k, size_t(defOf(arg, OpKind::Param)->attrs[0].value())) >= 0;
   std::map<const Value *, Value *> one; // each argument's 1, of its type
