@@ -14,10 +14,15 @@ template <class T> __device__ inline float to_float(T x) {
   if constexpr (is_same_v<T, __half>)
     return __half2float(x);
   else if constexpr (is_same_v<T, __nv_bfloat16>)
-    // Exact: a bfloat16 is the high half of the float. As integer ops (not CUDA's cvt in
-    // inline asm), ptxas folds them with the shift that took the element out of its loaded
-    // word: `w & 0xffff0000` for the high element, `w << 16` for the low one.
-    return __uint_as_float(uint32_t(__bfloat16_as_ushort(x)) << 16);
+  {
+    // Exact: a bfloat16 is the high half of the float. A move of (0, x) into a 32-bit register
+    // (not CUDA's cvt) lets ptxas fold it with the shift that took the element out of its
+    // loaded word; in inline PTX, so that the compiler above keeps it where the kernel
+    // converts (a cast the translator moved next to its reader stays there).
+    float f;
+    asm("mov.b32 %0, {%1, %2};" : "=f"(f) : "h"(uint16_t(0)), "h"(__bfloat16_as_ushort(x)));
+    return f;
+  }
   else
     return static_cast<float>(x);
 }
