@@ -243,9 +243,6 @@ void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args
     eq->opcode = "==";
     conjoin(before, eq->result, arg->name + " == 1");
   }
-  const std::string argsSay = facts ? factCond : says;
-  if (facts)
-    says.clear();
   const ElemType &elem = access->operands[0]->type.elem;
   const SymExpr vec = elem.bits() ? SymExpr(std::max(1, 128 / elem.bits()))
                                   : SymExpr::expr("int(16 / " + elem.sizeofExpr() + ")", true);
@@ -323,7 +320,7 @@ void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args
       termsCond(tb);
       return versionIf(k, tb, *access, cond, "", says, fast, general);
     };
-    branch = versionIf(k, before, *access, nullptr, factCond, argsSay, checked, general);
+    branch = versionIf(k, before, *access, nullptr, factCond, factCond, checked, general);
   }
   if (load)
     replaceAllUses(k, access->result, branch->results[0]);
