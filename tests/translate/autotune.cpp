@@ -38,6 +38,27 @@ TILEC_AUTOTUNE(row_max) = {
                    {"num_warps", [](int BLOCK) { return BLOCK >= 2048 ? 8 : 4; }}},
 };
 
+// Tensor maps whose boxes are a config's blocks: each config encodes its own, and the
+// specialization it runs knows whether every map was encoded (all_maps_encoded).
+template <int BM, int BN, int BK>
+TILEC_KERNEL void desc_tuned(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
+  int m0 = tl::program_id(0) * BM;
+  int n0 = tl::program_id(1) * BN;
+  auto a_desc = tl::make_tensor_descriptor<BM, BK>(a, {M, K}, {K, 1});
+  auto b_desc = tl::make_tensor_descriptor<BK, BN>(b, {K, N}, {N, 1});
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK)
+    acc = tl::dot(a_desc.load({m0, k}), b_desc.load({k, n0}), acc);
+  auto c_desc = tl::make_tensor_descriptor<BM, BN>(c, {M, N}, {N, 1});
+  c_desc.store({m0, n0}, acc);
+}
+
+TILEC_AUTOTUNE(desc_tuned) = {
+    .configs = {{.values = {{"BM", 128}, {"BN", 128}, {"BK", 64}}, .num_warps = 8},
+                {.values = {{"BM", 64}, {"BN", 128}, {"BK", 64}}, .num_warps = 4}},
+    .key = {"M", "N", "K"},
+};
+
 // The plain launchers stay as they are.
 // H-LABEL:  /// Launches scale over
 // H-NEXT:   template <class T, int BLOCK, bool EVEN>
@@ -74,7 +95,7 @@ TILEC_AUTOTUNE(row_max) = {
 // H-NEXT:     spec.key_names = {"DIV16"};
 // H:        inline const auto row_max_heuristic_BLOCK = [](int n_cols) { return tilec::next_power_of_2(n_cols); };
 // H-NEXT:   inline const auto row_max_heuristic_num_warps = [](int BLOCK) { return BLOCK >= 2048 ? 8 : 4; };
-// H-NEXT:   } // namespace tilec_generated::autotune
+// H:        } // namespace tilec_generated::autotune
 
 // The autotuned launcher keeps the template parameters that no config or heuristic sets.
 // H-LABEL:  /// Launches scale with the config that its TILEC_AUTOTUNE declaration chooses: the first call
@@ -135,3 +156,22 @@ TILEC_AUTOTUNE(row_max) = {
 // H-NEXT:       return config;
 // H-NOT:      tuning.keep
 // H:          launch(complete(*chosen));
+
+// H-LABEL:  inline void desc_tuned_autotuned(
+// H:          // The tensor maps of a config, into tma_maps; bit i of the result says map i is encoded.
+// H-NEXT:     auto encode_maps = [&](const tilec::Config &config, tilec::TmaMap *tma_maps) {
+// H-NEXT:       const int64_t BM = config.get("BM");
+// H-NEXT:       const int64_t BN = config.get("BN");
+// H-NEXT:       const int64_t BK = config.get("BK");
+// H:            if (tilec::encode_tma_map(tma_maps[0], a, int(sizeof(*a)), M, K, K, BM, BK))
+// H:            return tma_maps_live;
+// H-NEXT:     };
+// H-NEXT:     // The specialization that runs a completed config with the maps of `tma_maps_live`.
+// H-NEXT:     auto spec_key = [&](const tilec::Config &config, unsigned tma_maps_live) {
+// H:            key.push(div16
+// H-NEXT:         | tilec::maps_fact(tma_maps_live, (3u | 1u << 31), 29));
+// H:          auto launch = [&](const tilec::Config &config) {
+// H-NEXT:       tilec::TmaMap tma_maps[2];
+// H-NEXT:       const unsigned tma_maps_live = encode_maps(config, tma_maps);
+// H:            kernel.launch(spec_key(config, tma_maps_live), grid(config),
+// H:          tuning.compile = [&](const tilec::Config &config) { tilec::TmaMap tma_maps[2]; kernel.function(spec_key(config, encode_maps(config, tma_maps))); };

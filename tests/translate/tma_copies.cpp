@@ -38,9 +38,13 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // IR-NEXT:  mbarrier_inval [[BARS]]:landed
 
 // CU-LABEL: desc_mm(const tl::half* a, const tl::half* b, float* c, int M, int N, int K, const __grid_constant__ tilec::TmaMap a_map, const __grid_constant__ tilec::TmaMap b_map, const unsigned tma_maps_live, const int programs) {
+// A launch that encoded every map runs a specialization that knows it (the all_maps_encoded
+// fact, bit 29 of DIV16): there the flags below are constant, and only the copy engine's path
+// is compiled.
+// CU:       constexpr bool all_maps_encoded = (DIV16 >> 29) & 1u; // every tensor map encoded in this specialization
 // CU:       __shared__ unsigned long long landed[PIPELINE_STAGES];
-// CU-NEXT:  const bool [[A_TMA:tile_stages_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BM, BK, tl::half>>(0) && ((tma_maps_live >> 0) & 1u);
-// CU-NEXT:  const bool [[B_TMA:tile_stages_1_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BK, BN, tl::half>>({{.*}}) && ((tma_maps_live >> 1) & 1u);
+// CU-NEXT:  const bool [[A_TMA:tile_stages_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BM, BK, tl::half>>(0) && (all_maps_encoded || ((tma_maps_live >> 0) & 1u));
+// CU-NEXT:  const bool [[B_TMA:tile_stages_1_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BK, BN, tl::half>>({{.*}}) && (all_maps_encoded || ((tma_maps_live >> 1) & 1u));
 // CU-NEXT:  const bool landed_in_use = [[A_TMA]] || [[B_TMA]];
 // CU-NEXT:  const bool landed_all_tma = [[A_TMA]] && [[B_TMA]];
 // The copies below are the loop without the producer warpgroup (warp_specialize.cpp shows the
@@ -62,6 +66,9 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // H-NEXT:    tma_maps_live |= 1u << 0;
 // H-NEXT:  if (tilec::encode_tma_map(tma_maps[1], b, int(sizeof(*b)), K, N, N, BK, BN))
 // H-NEXT:    tma_maps_live |= 1u << 1;
+// The key's fact: both maps, and the producer warpgroup allowed.
+// H:       key.push(tilec::div16_mask(a, b, c, M, N, K)
+// H-NEXT:      | tilec::maps_fact(tma_maps_live, (3u | 1u << 31), 29));
 // H:       void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K, (void*)&tma_maps[0], (void*)&tma_maps[1], (void*)&tma_maps_live, (void*)&programs};
 
 // The same boxes through pointer tiles, each bound written out (a template constant stride
@@ -357,8 +364,8 @@ TILEC_KERNEL void heads_mm(const tl::half *p, const tl::half *v, float *o, int M
 
 // CU-LABEL: heads_mm(const tl::half* p, const tl::half* v, float* o, int M, int N, int group, const __grid_constant__ tilec::TmaMap p_map, const __grid_constant__ tilec::TmaMap v_map, const unsigned tma_maps_live) {
 // CU:       const bool stacks_from_base = (kv_head >= 0);
-// CU:       const bool pt_stages_by_tma = {{.*}} && ((tma_maps_live >> 0) & 1u) && stacks_from_base;
-// CU-NEXT:  const bool vt_stages_by_tma = {{.*}} && ((tma_maps_live >> 1) & 1u) && stacks_from_base;
+// CU:       const bool pt_stages_by_tma = {{.*}} && (all_maps_encoded || ((tma_maps_live >> 0) & 1u)) && stacks_from_base;
+// CU-NEXT:  const bool vt_stages_by_tma = {{.*}} && (all_maps_encoded || ((tma_maps_live >> 1) & 1u)) && stacks_from_base;
 // The producer warpgroup's copies, then the loop without it:
 // CU:       tilec::tma_load_stacked_tile<tilec::SmemTile<BM, BN, tl::half>>(pt_next, &p_map, m0, n0_ahead, head, &landed[stage]);
 // CU:       tilec::tma_load_stacked_tile<tilec::SmemTile<BN, D, tl::half>>(vt_next, &v_map, n0_ahead, 0, kv_head, &landed[stage]);

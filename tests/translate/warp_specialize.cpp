@@ -59,7 +59,7 @@ TILEC_KERNEL void ws_mm(const tl::half *a, const tl::half *b, float *c, int M, i
 // CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE + tilec::producer_threads(NUM_WARPS * tilec::WARP_SIZE), tilec::ws_min_blocks(NUM_WARPS * tilec::WARP_SIZE))
 // CU-NEXT:  ws_mm(
 // CU:       __shared__ unsigned long long freed[PIPELINE_STAGES];
-// CU:       const bool by_producer = tilec::producer_threads(THREADS) > 0 && landed_all_tma && ((tma_maps_live >> 31) & 1u);
+// CU:       const bool by_producer = tilec::producer_threads(THREADS) > 0 && landed_all_tma && (all_maps_encoded || ((tma_maps_live >> 31) & 1u));
 // CU-NEXT:  if (by_producer) {
 // CU-NEXT:    if (tid == 0) {
 // CU-NEXT:      for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_init(&freed[s], NUM_WARPS);

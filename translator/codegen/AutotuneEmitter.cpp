@@ -191,8 +191,32 @@ void Emitter::emitLauncher() {
   }
   os_ << "    return " << config << ";\n  };\n";
 
-  os_ << "  // The specialization that runs a completed config.\n"
-      << "  auto " << n.specKey << " = [&](const tilec::Config &" << config << ") {\n"
+  std::string dyn = dynamicSmemBytes(k_, config + ".num_stages");
+  std::string maps = tmaMapEncoding(k_, n.maps, n.mapsLive, "    ", /*declareMaps=*/false);
+  // The config's own values of the template parameters that `text` uses.
+  auto declareConfigValues = [&](const std::string &text) {
+    for (auto &tp : k_.templateParams)
+      if (d_.setPerConfig(tp.name) && containsWord(text, tp.name))
+        os_ << "    const int64_t " << tp.name << " = " << config << ".get(\"" << tp.name
+            << "\");\n";
+  };
+  // The maps' boxes are the config's blocks: each config encodes its own.
+  const int mapCount = tmaMapCount(k_);
+  if (mapCount) {
+    os_ << "  // The tensor maps of a config, into " << n.maps
+        << "; bit i of the result says map i is encoded.\n"
+        << "  auto " << n.encodeMaps << " = [&](const tilec::Config &" << config
+        << ", tilec::TmaMap *" << n.maps << ") {\n";
+    declareConfigValues(maps);
+    os_ << maps << "    return " << n.mapsLive << ";\n  };\n";
+  }
+  const std::string declareMaps =
+      "tilec::TmaMap " + n.maps + "[" + std::to_string(mapCount) + "];";
+
+  os_ << "  // The specialization that runs a completed config"
+      << (mapCount ? " with the maps of `" + n.mapsLive + "`" : std::string()) << ".\n"
+      << "  auto " << n.specKey << " = [&](const tilec::Config &" << config
+      << (mapCount ? ", unsigned " + n.mapsLive : std::string()) << ") {\n"
       << "    tilec::SpecKey " << n.key << ";\n";
   for (auto &tp : k_.templateParams) {
     if (d_.setPerConfig(tp.name))
@@ -204,21 +228,13 @@ void Emitter::emitLauncher() {
   }
   os_ << "    " << n.key << ".push(" << config << ".num_warps);\n    " << n.key << ".push("
       << config << ".num_stages);\n"
-      << "    " << n.key << ".push(" << n.div16 << ");\n    return " << n.key << ";\n  };\n";
+      << "    " << n.key << ".push(" << n.div16 << specFactTerms(k_, n, n.grid + "(" + config + ")")
+      << ");\n    return " << n.key << ";\n  };\n";
 
   os_ << "  auto " << n.launch << " = [&](const tilec::Config &" << config << ") {\n";
-  std::string dyn = dynamicSmemBytes(k_, config + ".num_stages");
-  std::string maps = tmaMapEncoding(k_, n.maps, n.mapsLive, "    ");
-  // The config's own values of the template parameters the maps or the shared memory use.
-  auto declareConfigValues = [&] {
-    for (auto &tp : k_.templateParams)
-      if (d_.setPerConfig(tp.name) && (containsWord(dyn, tp.name) || containsWord(maps, tp.name)))
-        os_ << "    const int64_t " << tp.name << " = " << config << ".get(\"" << tp.name
-            << "\");\n";
-  };
-  if (!maps.empty())
-    declareConfigValues();
-  os_ << maps;
+  if (mapCount)
+    os_ << "    " << declareMaps << "\n    const unsigned " << n.mapsLive << " = " << n.encodeMaps
+        << "(" << config << ", " << n.maps << ");\n";
   os_ << persistentSetup(k_, n, n.grid + "(" + config + ")", "    ");
   os_ << "    void* " << n.params << "[] = {";
   for (size_t i = 0; i < k_.params.size(); ++i)
@@ -226,14 +242,14 @@ void Emitter::emitLauncher() {
   if (k_.params.empty())
     os_ << "nullptr";
   os_ << tmaMapArgs(k_, n) << "};\n";
-  std::string launch = "    " + n.kernel + ".launch(" + n.specKey + "(" + config + "), " + n.grid +
+  const std::string keyArgs = config + (mapCount ? ", " + n.mapsLive : std::string());
+  std::string launch = "    " + n.kernel + ".launch(" + n.specKey + "(" + keyArgs + "), " + n.grid +
                        "(" + config + "), " + threads_ + ", ";
   if (dyn.empty()) {
     os_ << launch << "/*shared_bytes=*/0, " << n.stream << ", " << n.params
         << persistentLaunchArg(k_, n) << ");\n";
   } else {
-    if (maps.empty())
-      declareConfigValues();
+    declareConfigValues(dyn);
     os_ << "    // the stage buffers of its pipelined loops\n"
         << "    const size_t " << n.sharedBytes << " = size_t(" << dyn << ");\n"
         << launch << n.sharedBytes << ", " << n.stream << ", " << n.params
@@ -248,7 +264,10 @@ void Emitter::emitLauncher() {
       << "    " << n.tuning << ".stream = " << n.stream << ";\n"
       << "    " << n.tuning << ".complete = " << n.complete << ";\n"
       << "    " << n.tuning << ".compile = [&](const tilec::Config &" << config << ") { "
-      << n.kernel << ".function(" << n.specKey << "(" << config << ")); };\n"
+      << (mapCount ? declareMaps + " " : std::string()) << n.kernel << ".function(" << n.specKey
+      << "(" << config
+      << (mapCount ? ", " + n.encodeMaps + "(" + config + ", " + n.maps + ")" : std::string())
+      << ")); };\n"
       << "    " << n.tuning << ".launch = " << n.launch << ";\n";
   if (!d_.prune.empty())
     os_ << "    " << n.tuning << ".keep = [&](const tilec::Config &" << config << ") { return bool("

@@ -29,13 +29,21 @@ std::string emitCuda(const std::vector<const Kernel *> &kernels, const EmitOptio
 std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages);
 
 /// The launcher's statements that encode the kernel's tensor maps (tma_map ops) into
-/// `maps` and set bit i of `mapsLive` when map i could be encoded, each line after `indent`;
-/// empty for a kernel without maps.
+/// `maps` (declared there unless `declareMaps` is false) and set bit i of `mapsLive` when map
+/// i could be encoded, each line after `indent`; empty for a kernel without maps.
 std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::string &mapsLive,
-                           const std::string &indent);
+                           const std::string &indent, bool declareMaps = true);
+/// How many tensor maps (tma_map ops) the kernel receives.
+int tmaMapCount(const Kernel &k);
 /// Whether the kernel runs a producer warpgroup after its NUM_WARPS warps (warp-specialize):
 /// its launchers add tilec::producer_threads(threads) threads to each block.
 bool hasProducerWarpgroup(const Kernel &k);
+/// The launcher's mask of encoded maps when every map is encoded (and the producer warpgroup
+/// allowed, for a warp-specialized kernel): the all_maps_encoded fact.
+std::string allMapsLive(const Kernel &k);
+/// The bits of the kernel's specialization facts past the arguments' (ir/SpecFacts.h), as
+/// terms `| tilec::..._fact(...)` of the launcher's DIV16 mask; `grid` is the launch's grid.
+std::string specFactTerms(const Kernel &k, const LauncherNames &n, const std::string &grid);
 
 /// Threads per block for `threads` (an expression: num_warps times the warp size), with the
 /// producer warpgroup when the kernel has one.

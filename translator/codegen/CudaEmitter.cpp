@@ -321,6 +321,7 @@ std::string KernelEmitter::run() {
   }
   for (int axis = 1; axis < 3; ++axis)
     names_.reserve(gridFactName(axis));
+  names_.reserve(mapsFactName());
   // Parameters keep their source names, unless the generated code reserves one (`i`, `tid`):
   // the signature then uses the fresh name too.
   std::vector<std::string> paramNames(k_.params.size());
@@ -375,6 +376,7 @@ std::string KernelEmitter::run() {
   for (const SpecFact &f : usedSpecFacts(k_))
     os << "  constexpr bool " << f.name << " = (DIV16 >> " << f.bit << ") & 1u; // "
        << (f.param >= 0 ? paramNames[size_t(f.param)] + " == 1"
+           : f.maps     ? std::string("every tensor map encoded")
                         : std::string("a grid of one program along ") + "xyz"[f.axis])
        << " in this specialization\n";
   for (size_t i = 0; i < k_.layouts.size(); ++i) {

@@ -2,6 +2,7 @@
 // kernel receives, the mbarrier ring of a pipelined loop, the copies (each with the cp.async
 // copy it replaced, for when the launcher could not encode its map), arrivals and waits.
 #include "codegen/KernelEmitter.h"
+#include "ir/SpecFacts.h"
 #include "transforms/PersistentPrograms.h"
 
 namespace tilec {
@@ -29,6 +30,14 @@ std::string KernelEmitter::tmaParams() const {
   if (!programsName_.empty())
     out += ", const int " + programsName_;
   return out;
+}
+
+/// Whether bit `bit` of the launcher's mask is set: known at compile time in a specialization
+/// for launches that encoded every map (all_maps_encoded, ir/SpecFacts.h), so that the copy
+/// engine's path is then the only one compiled.
+std::string KernelEmitter::mapLive(int bit) const {
+  std::string live = "((" + tmaLiveName_ + " >> " + std::to_string(bit) + ") & 1u)";
+  return mapsFactBit(k_) >= 0 ? "(" + mapsFactName() + " || " + live + ")" : live;
 }
 
 /// The ring a copy's stage belongs to (its stage view's ring).
@@ -72,8 +81,8 @@ void KernelEmitter::emitTma(const Op &op) {
         std::string flag = names_.fresh(nameOf(ring) + "_by_tma");
         const SymExpr offset = ring->def->attrs.empty() ? SymExpr(0) : ring->def->attrs[0];
         *out_ << "  const bool " << flag << " = tilec::kTmaAvailable && tilec::tma_tile_ok<"
-              << smemTileType(ring) << ">(" << offset.str() << ") && ((" << tmaLiveName_ << " >> "
-              << map << ") & 1u)" << guard << ";\n";
+              << smemTileType(ring) << ">(" << offset.str() << ") && " << mapLive(map) << guard
+              << ";\n";
         byRing[key] = flag;
         flags.push_back(flag);
       }
@@ -159,7 +168,7 @@ void KernelEmitter::emitTma(const Op &op) {
              "map is\n"
           << "  // encoded and the launcher allows it, bit 31 of " << tmaLiveName_ << ")\n"
           << "  const bool " << flag << " = tilec::producer_threads(THREADS) > 0 && "
-          << tmaOnly_.at(landed->id) << " && ((" << tmaLiveName_ << " >> 31) & 1u);\n"
+          << tmaOnly_.at(landed->id) << " && " << mapLive(31) << ";\n"
           << "  if (" << flag << ") {\n"
           << "    if (tid == 0) {\n"
           << "      for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_init(&"

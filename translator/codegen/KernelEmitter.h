@@ -144,6 +144,7 @@ private:
   bool inProducer_ = false; // emitting the producer thread's code (warp-specialize)
   void nameTmaMaps();
   std::string tmaParams() const;
+  std::string mapLive(int bit) const;
   void emitTma(const Op &op);
   std::string tmaLoadCall(const Op &op, const Value *dst, const std::string &map, size_t at,
                           const Value *bars, const Value *stage);

@@ -118,22 +118,23 @@ static std::string hostExpr(const Kernel &k, const Value *v) {
   return v->def->attrs[0].str();
 }
 
-static int tmaMapCount(const Kernel &k) {
+int tmaMapCount(const Kernel &k) {
   int n = 0;
   walk(k, [&](const Op &op) { n += op.kind == OpKind::TmaMap; });
   return n;
 }
 
 std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::string &mapsLive,
-                           const std::string &indent) {
+                           const std::string &indent, bool declareMaps) {
   int n = tmaMapCount(k);
   if (!n)
     return "";
   std::ostringstream os;
   os << indent << "// Tensor maps for the copy engine (TMA); bit i of " << mapsLive
-     << " says map i is encoded (else the kernel copies without it)\n"
-     << indent << "tilec::TmaMap " << maps << "[" << n << "];\n"
-     << indent << "unsigned " << mapsLive << " = 0;\n";
+     << " says map i is encoded (else the kernel copies without it)\n";
+  if (declareMaps)
+    os << indent << "tilec::TmaMap " << maps << "[" << n << "];\n";
+  os << indent << "unsigned " << mapsLive << " = 0;\n";
   int i = 0;
   walk(k, [&](const Op &op) {
     if (op.kind != OpKind::TmaMap)
@@ -156,6 +157,25 @@ std::string tmaMapEncoding(const Kernel &k, const std::string &maps, const std::
        << indent << "if (tilec::warp_specialization_allowed())\n"
        << indent << "  " << mapsLive << " |= 1u << 31;\n";
   return os.str();
+}
+
+std::string specFactTerms(const Kernel &k, const LauncherNames &n, const std::string &grid) {
+  std::string out;
+  for (const SpecFact &f : usedSpecFacts(k)) {
+    const std::string bit = std::to_string(f.bit);
+    if (f.param >= 0)
+      out += "\n      | tilec::one_fact(" + k.params[size_t(f.param)].name + ", " + bit + ")";
+    else if (f.maps)
+      out += "\n      | tilec::maps_fact(" + n.mapsLive + ", " + allMapsLive(k) + ", " + bit + ")";
+    else
+      out += "\n      | tilec::grid_fact(" + grid + "." + "xyz"[f.axis] + ", " + bit + ")";
+  }
+  return out;
+}
+
+std::string allMapsLive(const Kernel &k) {
+  std::string all = std::to_string((1u << tmaMapCount(k)) - 1u) + "u";
+  return hasProducerWarpgroup(k) ? "(" + all + " | 1u << 31)" : all;
 }
 
 bool hasProducerWarpgroup(const Kernel &k) {
@@ -187,13 +207,12 @@ std::string persistentSetup(const Kernel &k, const LauncherNames &n, const std::
                             const std::string &indent) {
   if (!hasPersistentPrograms(k))
     return "";
-  unsigned all = (1u << tmaMapCount(k)) - 1u;
   std::ostringstream os;
   os << indent << "// Each block runs programs of the grid in turn: when the producer warpgroup loads,\n"
      << indent << "// the launch may start only as many blocks as the GPU holds at once.\n"
      << indent << "int " << n.programs << " = int(" << grid << ".x);\n"
-     << indent << "const bool " << n.persistent << " = " << n.mapsLive << " == (" << all
-     << "u | 1u << 31);\n";
+     << indent << "const bool " << n.persistent << " = " << n.mapsLive << " == ("
+     << ((1u << tmaMapCount(k)) - 1u) << "u | 1u << 31);\n";
   return os.str();
 }
 
@@ -248,21 +267,11 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     }
     os << "  " << n.key << ".push(" << n.options << ".num_warps);\n  " << n.key << ".push("
        << n.options << ".num_stages);\n";
+    os << tmaMapEncoding(*k, n.maps, n.mapsLive, "  ");
     os << "  " << n.key << ".push(tilec::div16_mask(";
     for (size_t i = 0; i < k->params.size(); ++i)
       os << (i ? ", " : "") << k->params[i].name;
-    os << ")";
-    // The kernel's other specialization facts (ir/SpecFacts.h), each a bit of the same mask.
-    for (const SpecFact &f : usedSpecFacts(*k)) {
-      if (f.param >= 0)
-        os << "\n      | tilec::one_fact(" << k->params[size_t(f.param)].name << ", " << f.bit
-           << ")";
-      else
-        os << "\n      | tilec::grid_fact(" << n.grid << "." << "xyz"[f.axis] << ", " << f.bit
-           << ")";
-    }
-    os << ");\n";
-    os << tmaMapEncoding(*k, n.maps, n.mapsLive, "  ");
+    os << ")" << specFactTerms(*k, n, n.grid) << ");\n";
     os << persistentSetup(*k, n, n.grid, "  ");
     os << "  void* " << n.params << "[] = {";
     for (size_t i = 0; i < k->params.size(); ++i)

@@ -30,6 +30,7 @@ LauncherNames::LauncherNames(const Kernel &k) {
                             {&maps, "tma_maps"},
                             {&mapsLive, "tma_maps_live"},
                             {&programs, "programs"},
+                            {&encodeMaps, "encode_maps"},
                             {&persistent, "persistent"}})
     *slot = names.fresh(want);
 }

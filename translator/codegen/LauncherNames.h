@@ -23,7 +23,8 @@ struct LauncherNames {
   // The plain launcher.
   std::string options;
   // The autotuned launcher.
-  std::string tuner, div16, tuningKey, complete, specKey, config, launch, chosen, tuning;
+  std::string tuner, div16, tuningKey, complete, specKey, config, launch, chosen, tuning,
+      encodeMaps;
 };
 
 } // namespace tilec

@@ -24,8 +24,16 @@ std::string oneFactName(const KernelParam &p) { return p.name + "_is_1"; }
 
 int oneFactBit(const Kernel &k, size_t i) {
   size_t bit = k.params.size() + i;
-  return bit < 30 && !k.params[i].type.pointer && k.params[i].type.elem.isInteger() ? int(bit)
+  return bit < 29 && !k.params[i].type.pointer && k.params[i].type.elem.isInteger() ? int(bit)
                                                                                   : -1;
+}
+
+std::string mapsFactName() { return "all_maps_encoded"; }
+
+int mapsFactBit(const Kernel &k) {
+  bool maps = false;
+  walk(k, [&](const Op &op) { maps |= op.kind == OpKind::TmaMap; });
+  return maps && k.params.size() <= 29 ? 29 : -1;
 }
 
 std::string gridFactName(int axis) { return std::string("grid_") + "xyz"[axis] + "_is_1"; }
@@ -47,6 +55,8 @@ std::vector<SpecFact> usedSpecFacts(const Kernel &k) {
     if (bit >= 0 && mentions(conditions, oneFactName(k.params[i])))
       out.push_back({bit, oneFactName(k.params[i]), int(i), 0});
   }
+  if (int bit = mapsFactBit(k); bit >= 0)
+    out.push_back({bit, mapsFactName(), -1, 0, true});
   for (int axis = 1; axis < 3; ++axis)
     if (gridAxis[axis])
       out.push_back({gridFactBit(axis), gridFactName(axis), -1, axis});

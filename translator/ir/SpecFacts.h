@@ -2,14 +2,18 @@
 // one launch, because the launcher computes it from the launch and puts it in the
 // specialization key (the same `unsigned DIV16` template argument, past the arguments' bits).
 //
-//   K_is_1        an integer argument equals 1 (Triton compiles a kernel again for such an
-//                 argument); bit params.size() + i for argument i, where that is below 30
-//   grid_y_is_1   the grid has one program along y (bit 30) or z (grid_z_is_1, bit 31), so
-//                 tl::program_id(1) or (2) is 0
+//   K_is_1            an integer argument equals 1 (Triton compiles a kernel again for such an
+//                     argument); bit params.size() + i for argument i, where that is below 29
+//   all_maps_encoded  the launcher encoded every tensor map of the kernel (and, for a
+//                     warp-specialized kernel, allowed the producer warpgroup), so the
+//                     copy engine's path is the only one compiled (bit 29)
+//   grid_y_is_1       the grid has one program along y (bit 30) or z (grid_z_is_1, bit 31), so
+//                     tl::program_id(1) or (2) is 0
 //
-// A pass that wants one says so in the IR: an If on `constexpr(K_is_1)`, or a program_id op
-// marked `zero_if_grid_1`. The emitter declares, and the launcher computes, exactly the facts
-// the IR uses; a kernel without them keeps its specialization keys.
+// A pass that wants one says so in the IR: an If on `constexpr(K_is_1)`, a program_id op
+// marked `zero_if_grid_1`, or tma_map ops (tma-copies). The emitter declares, and the
+// launcher computes, exactly the facts the IR uses; a kernel without them keeps its
+// specialization keys.
 #pragma once
 
 #include "ir/IR.h"
@@ -24,6 +28,11 @@ std::string oneFactName(const KernelParam &p);
 /// The DIV16 bit of argument `i`'s equals-1 fact, or -1 when the mask has no room for it.
 int oneFactBit(const Kernel &k, size_t i);
 
+/// The constexpr bool that says every tensor map was encoded, and its DIV16 bit, or -1 when
+/// the kernel has no tensor maps or the arguments' own bits reach it.
+std::string mapsFactName();
+int mapsFactBit(const Kernel &k);
+
 /// The constexpr bool that says the grid has one program along `axis` (1 or 2).
 std::string gridFactName(int axis);
 int gridFactBit(int axis);
@@ -31,8 +40,9 @@ int gridFactBit(int axis);
 struct SpecFact {
   int bit = 0;
   std::string name; // the constexpr bool of the CUDA
-  int param = -1;   // the argument compared with 1, or -1 for a grid fact
-  int axis = 0;     // the grid fact's axis
+  int param = -1;   // the argument compared with 1, or -1
+  int axis = 0;     // the grid fact's axis, or 0
+  bool maps = false; // all_maps_encoded
 };
 
 /// The facts the kernel's IR uses, by bit.

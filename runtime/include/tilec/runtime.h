@@ -126,6 +126,12 @@ template <class T> inline uint32_t one_fact(const T &arg, int bit) {
 /// that tl::program_id of that axis is 0 in the kernel compiled for it.
 inline uint32_t grid_fact(uint32_t programs, int bit) { return programs == 1 ? 1u << bit : 0u; }
 
+/// `bit` when the launcher encoded every tensor map of the kernel (`live` holds `all`), so
+/// that the kernel compiled for it holds only the copy engine's path.
+inline uint32_t maps_fact(uint32_t live, uint32_t all, int bit) {
+  return live == all ? 1u << bit : 0u;
+}
+
 /// Compile-time options of one NVRTC compile (besides the specialization).
 struct CompileOptions {
   /// Extra NVRTC flags, e.g. "-lineinfo".
