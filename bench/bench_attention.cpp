@@ -16,7 +16,8 @@
 // log-sum-exp). Outputs are poisoned (NaN) before the checked launch. A problem that fails is
 // not timed; the program exits 1 after the others ran. Times are the median of CUDA-event
 // timings after warm-up, fewer repetitions for the long problems. BENCH_ATTENTION_N (e.g.
-// "1024,4096") limits the sequence lengths, BENCH_ATTENTION_D ("64") the head dimensions.
+// "1024,4096") limits the sequence lengths, BENCH_ATTENTION_D ("64") the head dimensions,
+// BENCH_ATTENTION_PASSES=fwd the passes to the forward.
 // Prints JSON lines (bench_util.h). Exits 77 without a GPU.
 #include "bench_util.h"
 #include "fused_attention.tilec.h"
@@ -326,6 +327,13 @@ double time_ms(const std::function<void()> &run, cudaStream_t s) {
   return bench::median_ms([&](int) { run(); }, s, std::min(reps, 5), reps);
 }
 
+/// Whether the backward runs too: BENCH_ATTENTION_PASSES=fwd times the forward only (it still
+/// runs, as the backward needs its O and M).
+bool backward_wanted() {
+  const char *env = std::getenv("BENCH_ATTENTION_PASSES");
+  return !env || std::string(env) != "fwd";
+}
+
 template <int D, bool CAUSAL> void run_problem(const Problem &p, cudaStream_t s) {
   const std::string fwd_name = p.name("fwd");
   try {
@@ -352,6 +360,8 @@ template <int D, bool CAUSAL> void run_problem(const Problem &p, cudaStream_t s)
     const double fwd_ms = time_ms([&] { kern.forward(s); }, s);
     bench::emit({fwd_name, "tilec", fwd_ms, "TFLOP/s", p.fwd_flops() / (fwd_ms * 1e9),
                  "autotuned: " + kern.fwd_cfg.str()});
+    if (!backward_wanted())
+      return;
 
     kern.backward(s); // autotunes
     CHECK_CUDA(cudaStreamSynchronize(s));

@@ -109,7 +109,7 @@ TEST(Div16Mask, PointersIntegersAndOthers) {
   EXPECT_EQ(tilec::div16_mask(null), 1u);
 }
 
-TEST(SpecFacts, OneAndGridBits) {
+TEST(SpecFacts, OneGridAndMapsBits) {
   // An integer argument equal to 1 sets its bit; other values, floats, bools and pointers
   // never do.
   EXPECT_EQ(tilec::one_fact(1, 9), 1u << 9);
@@ -126,6 +126,14 @@ TEST(SpecFacts, OneAndGridBits) {
   EXPECT_EQ(tilec::grid_fact(1, 31), 1u << 31);
   EXPECT_EQ(tilec::grid_fact(2, 30), 0u);
   EXPECT_EQ(tilec::grid_fact(0, 30), 0u);
+  // Every tensor map encoded: the mask of encoded maps equals the kernel's all (here two maps
+  // and the producer warpgroup's bit 31); one missing map, or the producer not allowed, clears it.
+  const uint32_t all = 3u | 1u << 31;
+  EXPECT_EQ(tilec::maps_fact(all, all, 29), 1u << 29);
+  EXPECT_EQ(tilec::maps_fact(1u | 1u << 31, all, 29), 0u);
+  EXPECT_EQ(tilec::maps_fact(3u, all, 29), 0u);
+  EXPECT_EQ(tilec::maps_fact(3u, 3u, 29), 1u << 29);
+  EXPECT_EQ(tilec::maps_fact(0u, 3u, 29), 0u);
   // With the arguments' DIV16 bits, as a launcher builds a key: K == 1 at bit 5 + 4.
   alignas(16) static float buf[4];
   const float *x = buf;
