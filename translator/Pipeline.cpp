@@ -15,6 +15,7 @@
 #include "ir/Parser.h"
 #include "transforms/AllocateSharedMemory.h"
 #include "transforms/DotOperandsInRegisters.h"
+#include "transforms/FreeStages.h"
 #include "transforms/FuseArgReductions.h"
 #include "transforms/FuseDotTranspose.h"
 #include "transforms/HoistDotOperands.h"
@@ -69,6 +70,11 @@ std::string persistentPrograms(Kernel &k, const Target &target, const Op **) {
 
 std::string overlapDots(Kernel &k, const Target &target, const Op **) {
   runOverlapDots(k, target);
+  return "";
+}
+
+std::string freeStages(Kernel &k, const Target &target, const Op **) {
+  runFreeStages(k, target);
   return "";
 }
 
@@ -153,6 +159,11 @@ const std::vector<PassInfo> &passTable() {
        "on sm_90a, two independent tl::dots of a region run back to back, the first issued "
        "without waiting (transforms/OverlapDots.cpp)",
        overlapDots},
+      {"free-stages",
+       "on sm_90a, a pipelined loop whose stages all come from the copy engine frees each stage "
+       "with one mbarrier arrival per warp instead of a barrier per iteration, so that the "
+       "program's warps need not run in step (transforms/FreeStages.cpp)",
+       freeStages},
       {"sink-widening-casts",
        "casts of tiles to a wider element type move down to their first reader, so that the "
        "registers hold the narrow elements until then (transforms/SinkWideningCasts.cpp)",

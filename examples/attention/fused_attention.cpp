@@ -317,6 +317,8 @@ TILEC_AUTOTUNE(attn_fwd) = {
             {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 64}}, .num_warps = 8, .num_stages = 3},
             {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 64}}, .num_warps = 4, .num_stages = 2},
             {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 64}}, .num_warps = 4, .num_stages = 3},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}}, .num_warps = 8, .num_stages = 2},
+            {.values = {{"BLOCK_M", 128}, {"BLOCK_N", 128}}, .num_warps = 8, .num_stages = 3},
         },
     .key = {"N_CTX"},
 };

@@ -63,7 +63,10 @@ void KernelEmitter::emitSchedule(const Op &op) {
     return;
   case OpKind::Barrier:
     comment(op);
-    *out_ << "  __syncthreads();\n";
+    if (!op.operands.empty()) // free-stages: the warps free the copy engine's stages themselves
+      *out_ << "  if (!" << tmaOnly_.at(op.operands[0]->id) << ") __syncthreads();\n";
+    else
+      *out_ << "  __syncthreads();\n";
     return;
   default:
     return;

@@ -159,6 +159,15 @@ void KernelEmitter::emitTma(const Op &op) {
   case OpKind::FreedRing:
     comment(op);
     *out_ << "  __shared__ unsigned long long " << nameOf(op.result) << "[PIPELINE_STAGES];\n";
+    // free-stages' ring (it names the loop's): every warp arrives once per round. A producer
+    // warpgroup's is initialized with its decision (warp_specialized).
+    if (!op.operands.empty())
+      *out_ << "  if (tid == 0) {\n"
+            << "    for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_init(&"
+            << nameOf(op.result) << "[s], NUM_WARPS);\n"
+            << "    tilec::mbarrier_init_done();\n"
+            << "  }\n"
+            << "  __syncthreads();\n";
     return;
   case OpKind::WarpSpecialized: {
     const Value *landed = op.operands[0], *freed = op.operands[1];
@@ -210,7 +219,8 @@ void KernelEmitter::emitTma(const Op &op) {
   case OpKind::MbarrierInval: {
     const Value *bars = op.operands[0];
     comment(op);
-    *out_ << "  if (" << ringInUse_.at(bars->id) << " && tid == 0)\n"
+    auto inUse = ringInUse_.find(bars->id); // a freed ring is always initialized
+    *out_ << "  if (" << (inUse == ringInUse_.end() ? "" : inUse->second + " && ") << "tid == 0)\n"
           << "    for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_inval(&"
           << nameOf(bars) << "[s]);\n";
     return;

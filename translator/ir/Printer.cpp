@@ -169,8 +169,13 @@ std::string verifyKernel(const Kernel &k) {
          (op.kind == OpKind::MbarrierRing
               ? op.operands.size() > 1 ||
                     (op.operands.size() == 1 && !op.operands[0]->type.isScalar())
-              : !op.operands.empty())))
+              : op.operands.size() > 1 ||
+                    (op.operands.size() == 1 && !smemOfRank(op.operands[0], 1)))))
       err = std::string(opKindName(op.kind)) + " gives an smem value of rank 1";
+    if (op.kind == OpKind::Barrier &&
+        (op.operands.size() > 1 || (op.operands.size() == 1 && !smemOfRank(op.operands[0], 1))))
+      err = "barrier takes nothing, or the mbarrier ring whose copies, when all the copy "
+            "engine's, make it unneeded";
     if (op.kind == OpKind::TmaLoad &&
         ((op.operands.size() != 5 && op.operands.size() != 6) || !smemOfRank(op.operands[0], 2) ||
          !smemOfRank(op.operands[1], 1) || op.attrs.size() != 1))

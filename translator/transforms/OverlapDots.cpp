@@ -59,10 +59,19 @@ private:
         if (movable(*second, first, at, i, j, defs)) {
           std::sort(defs.begin(), defs.end(),
                     [&](const Op *a, const Op *b) { return at.at(a) < at.at(b); });
-          Op *anchor = r.ops[i + 1].get();
-          for (Op *d : defs)
-            moveBefore(k_, d, anchor);
-          moveBefore(k_, second, anchor);
+          // Right after the first dot, past what moves that is there already (the anchor
+          // must not move itself).
+          size_t a = i + 1;
+          while (r.ops[a].get() != second &&
+                 std::find(defs.begin(), defs.end(), r.ops[a].get()) != defs.end())
+            ++a;
+          Op *anchor = r.ops[a].get();
+          if (anchor != second) {
+            for (Op *d : defs)
+              if (at.at(d) > a)
+                moveBefore(k_, d, anchor);
+            moveBefore(k_, second, anchor);
+          }
           first->dotNoWait = true;
           Builder(k_, second, /*after=*/true)
               .create(OpKind::DotWait, {first->result}, Type{}, /*hasResult=*/false);
