@@ -82,6 +82,20 @@ TEST(Loops, RangeShapes) {
     ADD_FAILURE() << "empty range ran " << i;
 }
 
+TEST(Loops, RangeOptionsDoNotChangeTheIterations) {
+  // Triton's keyword arguments of tl.range: how the GPU runs the loop, never what it visits.
+  std::vector<int> seen;
+  for (int i : tl::range(0, 7, 3, {.warp_specialize = false, .num_stages = 4}))
+    seen.push_back(i);
+  for (int i : tl::range(2, 4, {.loop_unroll_factor = 2}))
+    seen.push_back(i);
+  for (int i : tl::range(3, tl::range_options{.num_stages = 1, .flatten = true}))
+    seen.push_back(i);
+  for (int i : tl::range(6, 0, -3, {}))
+    seen.push_back(i);
+  EXPECT_EQ(seen, (std::vector<int>{0, 3, 6, 2, 3, 0, 1, 2, 6, 3}));
+}
+
 TEST(Hints, ReturnTheirOperand) {
   EXPECT_EQ(tl::multiple_of<16>(48), 48);
   auto t = tl::arange<0, 4>();

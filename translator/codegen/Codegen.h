@@ -7,6 +7,7 @@
 #include "ir/IR.h"
 #include "target/Target.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ std::string persistentLaunchArg(const Kernel &k, const LauncherNames &n);
 /// PIPELINE_STAGES, the stage buffers per ring of a pipelined loop, for the launch option
 /// spelled `numStages`: at least 2.
 std::string pipelineStagesDefinition(const std::string &numStages);
+/// The stage count a loop option gives the kernel's pipelines (tl::range(..., {.num_stages =
+/// N}); the frontend makes every loop of a kernel agree), or none: the launch's num_stages.
+std::optional<SymExpr> loopNumStages(const Kernel &k);
 
 /// A tile dimension that depends on template parameters (and nothing else), with where it
 /// first appears.

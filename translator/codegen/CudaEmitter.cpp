@@ -439,9 +439,18 @@ std::string KernelEmitter::run() {
     os << "  using " << name << " = tilec::Blocked1D<" << l.shape[0].str() << ", THREADS, " << vec
        << ">;\n";
   }
-  if (containsWord(body, "PIPELINE_STAGES"))
-    os << "  // Stage buffers per ring of a pipelined loop: the launch option NUM_STAGES, at least 2\n"
-       << "  constexpr int PIPELINE_STAGES = " << pipelineStagesDefinition("NUM_STAGES") << ";\n";
+  if (containsWord(body, "PIPELINE_STAGES")) {
+    if (std::optional<SymExpr> loop = loopNumStages(k_))
+      os << "  // Stage buffers per ring of a pipelined loop: the loop's num_stages option, at "
+            "least 2\n"
+         << "  constexpr int PIPELINE_STAGES = " << pipelineStagesDefinition(loop->operand())
+         << ";\n";
+    else
+      os << "  // Stage buffers per ring of a pipelined loop: the launch option NUM_STAGES, at "
+            "least 2\n"
+         << "  constexpr int PIPELINE_STAGES = " << pipelineStagesDefinition("NUM_STAGES")
+         << ";\n";
+  }
   if (body.find("tid") != std::string::npos)
     os << "  const int tid = threadIdx.x;\n";
   if (!smemSizes_.empty()) {

@@ -109,6 +109,8 @@ void KernelEmitter::emitFor(const Op &op) {
     *out_ << "#pragma unroll\n";
   else if (op.rolled)
     *out_ << "#pragma unroll 1\n";
+  else if (!op.unrollFactor.isConst(0)) // the loop_unroll_factor option
+    *out_ << "#pragma unroll " << op.unrollFactor.operand() << "\n";
   *out_ << "  for (" << body.args[0]->type.cudaElem() << " " << iv << " = " << lo << "; " << iv
         << " " << op.opcode << " " << hi << "; " << iv << " += " << step << ") {\n";
   *out_ << nested(body, [&] { assignYields(op, body, 3); });

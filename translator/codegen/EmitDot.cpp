@@ -22,7 +22,17 @@ std::string pipelineStagesDefinition(const std::string &numStages) {
 std::string dynamicSmemBytes(const Kernel &k, const std::string &numStages) {
   if (k.dynamicSmemBytes.isConst(0))
     return "";
-  return withNumStages(k.dynamicSmemBytes.str(), numStages);
+  std::optional<SymExpr> loop = loopNumStages(k);
+  return withNumStages(k.dynamicSmemBytes.str(), loop ? loop->operand() : numStages);
+}
+
+std::optional<SymExpr> loopNumStages(const Kernel &k) {
+  std::optional<SymExpr> stages;
+  walk(k, [&](const Op &op) {
+    if (op.kind == OpKind::For && !op.loopStages.isConst(0) && !stages)
+      stages = op.loopStages;
+  });
+  return stages;
 }
 
 namespace emit {

@@ -15,6 +15,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace tilec {
 
@@ -151,8 +152,85 @@ void Lowerer::lowerIf(const IfStmt *s) {
   finishControlFlow(op, c);
 }
 
+/// tl::range's last argument when it is loop options: a braced list (or
+/// tl::range_options{...}), as written (designators kept).
+static const InitListExpr *rangeOptionsList(const Expr *e) {
+  e = e->IgnoreImplicit();
+  if (auto *cast = dyn_cast<CXXFunctionalCastExpr>(e))
+    e = cast->getSubExpr()->IgnoreImplicit();
+  if (auto *copy = dyn_cast<CXXConstructExpr>(e); copy && copy->getNumArgs() == 1)
+    e = copy->getArg(0)->IgnoreImplicit();
+  auto *list = dyn_cast<InitListExpr>(e);
+  if (list && list->isSemanticForm() && list->getSyntacticForm())
+    list = list->getSyntacticForm();
+  return list;
+}
+
+bool Lowerer::lowerLoopOptions(const Expr *options, Op *loop) {
+  // tl::range_options' fields, in declaration order (runtime/include/tilec/tl/range.h).
+  static const char *const kFields[] = {"warp_specialize", "num_stages", "loop_unroll_factor",
+                                        "disallow_acc_multi_buffer", "flatten"};
+  const InitListExpr *list = rangeOptionsList(options);
+  size_t next = 0;
+  for (const Expr *init : list->inits()) {
+    std::string field;
+    const Expr *value = init;
+    if (auto *d = dyn_cast<DesignatedInitExpr>(init)) {
+      if (d->size() != 1 || !d->getDesignator(0)->isFieldDesignator()) {
+        error(init, "loop options name one field each: {.num_stages = 3}");
+        return false;
+      }
+      field = d->getDesignator(0)->getFieldName()->getName().str();
+      value = d->getInit();
+    } else if (next < std::size(kFields)) {
+      field = kFields[next];
+    }
+    auto at = std::find_if(std::begin(kFields), std::end(kFields),
+                           [&](const char *f) { return field == f; });
+    if (at == std::end(kFields)) {
+      error(init, "unknown loop option; tl::range_options has warp_specialize, num_stages, "
+                  "loop_unroll_factor, disallow_acc_multi_buffer and flatten");
+      return false;
+    }
+    next = size_t(at - std::begin(kFields)) + 1;
+    std::optional<SymExpr> v = evalSym(value);
+    if (!v) {
+      error(value, "loop option '" + field +
+                       "' must be a compile-time integer (a literal or a template parameter)");
+      return false;
+    }
+    if (v->isConst() && v->value() < 0) {
+      error(value, "loop option '" + field + "' must not be negative");
+      return false;
+    }
+    if (field == "warp_specialize") {
+      if (!v->isConst()) {
+        error(value, "warp_specialize must be true or false here (tilec decides it once for "
+                     "every specialization)");
+        return false;
+      }
+      loop->noWarpSpecialize = v->value() == 0;
+    } else if (field == "num_stages" && !v->isConst(0)) {
+      if (loopStages_ && !loopStages_->first.sameAs(*v)) {
+        error(value, "this kernel's loops ask for different num_stages (" + v->str() + " here, " +
+                         loopStages_->first.str() +
+                         " before): tilec pipelines every loop of a kernel with one stage count");
+        return false;
+      }
+      loopStages_ = {{*v, value->getExprLoc()}};
+      loop->loopStages = *v;
+    } else if (field == "loop_unroll_factor") {
+      loop->unrollFactor = *v;
+    }
+    // disallow_acc_multi_buffer and flatten: accepted; tilec never multi-buffers an
+    // accumulator, and does not flatten nested loops.
+  }
+  return true;
+}
+
 void Lowerer::lowerFor(const Stmt *s) {
   const VarDecl *iv = nullptr;
+  const Expr *options = nullptr;
   Value *lo = nullptr, *hi = nullptr, *step = nullptr;
   std::string cmp = "<";
   bool unrolled = false;
@@ -213,19 +291,23 @@ void Lowerer::lowerFor(const Stmt *s) {
     const Expr *init = rf->getRangeInit()->IgnoreImplicit();
     if (auto *call = dyn_cast<CallExpr>(init)) {
       Callee c = resolveCallee(call->getCallee());
-      if (!c.inTl || c.name != "range" || call->getNumArgs() < 1 || call->getNumArgs() > 3) {
+      unsigned nargs = call->getNumArgs();
+      // Triton's keyword arguments come last, as a braced tl::range_options.
+      if (nargs > 0 && rangeOptionsList(call->getArg(nargs - 1)))
+        options = call->getArg(--nargs);
+      if (!c.inTl || c.name != "range" || nargs < 1 || nargs > 3) {
         error(init, "range-for loops must iterate over tl::range(...) or tl::static_range<...>()");
         return;
       }
-      if (call->getNumArgs() == 1) {
+      if (nargs == 1) {
         lo = constant(0, ElemType::known(ScalarKind::I32), call);
         hi = lowerExpr(call->getArg(0));
       } else {
         lo = lowerExpr(call->getArg(0));
         hi = lowerExpr(call->getArg(1));
       }
-      step = call->getNumArgs() == 3 ? lowerExpr(call->getArg(2))
-                                     : constant(1, ElemType::known(ScalarKind::I32), call);
+      step = nargs == 3 ? lowerExpr(call->getArg(2))
+                        : constant(1, ElemType::known(ScalarKind::I32), call);
     } else {
       // tl::static_range<LO, HI, STEP>(): read the template arguments off the type.
       QualType t = init->getType();
@@ -284,6 +366,8 @@ void Lowerer::lowerFor(const Stmt *s) {
   startControlFlow(op, s, c, sourceText(SourceRange(s->getBeginLoc(), rparen)));
   op->opcode = cmp;
   op->unrolled = unrolled;
+  if (options && !lowerLoopOptions(options, op))
+    return;
   Value *ivValue = k_.newValue(Type{*ivType, false, false, {}}, iv->getNameAsString());
   Region *r = openRegion(op, c, /*withArgs=*/true, ivValue);
   vars_[iv] = ivValue;

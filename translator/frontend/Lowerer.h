@@ -75,6 +75,9 @@ public:
   void lowerIf(const clang::IfStmt *s);
   void lowerFor(const clang::Stmt *s);
   void lowerWhile(const clang::WhileStmt *s);
+  /// The loop options of tl::range(..., {...}) (Triton's keyword arguments), set on `loop`;
+  /// false after an error.
+  bool lowerLoopOptions(const clang::Expr *options, Op *loop);
   /// Variables of the enclosing scope that a loop or branch assigns, and their values before.
   struct Carried {
     std::vector<const clang::ValueDecl *> vars;
@@ -288,6 +291,9 @@ private:
   /// Deduces a helper's template parameters from explicit arguments and argument types.
   bool bindHelperTemplate(const clang::FunctionDecl *fd, const Callee &c,
                           const std::vector<Value *> &args, const clang::Expr *at);
+  // The first loop option num_stages of the kernel and where it was given: every loop of a
+  // kernel runs with one stage count.
+  std::optional<std::pair<SymExpr, clang::SourceLocation>> loopStages_;
   // Inlining TILEC_FUNC helpers: where `return` values go.
   std::vector<Value *> *returnSlot_ = nullptr;
   int inlineDepth_ = 0;

@@ -182,6 +182,12 @@ struct Op {
   std::vector<std::string> carriedNames; // For / If: the C++ variables carried
   bool unrolled = false;                 // For over tl::static_range
   bool rolled = false;                   // For the CUDA compiler must not unroll (unroll 1)
+  // A For's loop options (tl::range(..., {...}), Triton's keyword arguments): the kernel's
+  // pipeline stage count in place of the launch's num_stages (0: the launch's), how many times
+  // the CUDA compiler unrolls it (0: its choice), and no producer warpgroup for it.
+  SymExpr loopStages = 0;
+  SymExpr unrollFactor = 0;
+  bool noWarpSpecialize = false;
   std::string constexprCond;             // If: `if constexpr` on this compile-time condition
   std::vector<SymExpr> attrs;
   int axis = 0;

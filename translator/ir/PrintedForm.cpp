@@ -58,6 +58,24 @@ OpWord flag(const char *word, bool &(*field)(Op &)) {
       [=](Kernel &, Op &op, const std::string &arg) { return arg.empty() && (field(op) = true); }};
 }
 
+/// `word(expr)` for a SymExpr field that is 0 when unset: a number or a C++ expression over
+/// template parameters.
+OpWord symWord(const char *word, SymExpr &(*field)(Op &)) {
+  return {word,
+          [=](const Kernel &, const Op &op) {
+            const SymExpr &v = field(const_cast<Op &>(op));
+            return v.isConst(0) ? std::string() : std::string(word) + "(" + v.str() + ")";
+          },
+          [=](Kernel &, Op &op, const std::string &arg) {
+            if (arg.empty())
+              return false;
+            char *end = nullptr;
+            long long v = std::strtoll(arg.c_str(), &end, 10);
+            field(op) = *end == '\0' ? SymExpr(v) : SymExpr::expr(arg, false);
+            return true;
+          }};
+}
+
 OpWord stage(const char *word, Op::Stage st) {
   return {word,
           [=](const Kernel &, const Op &op) { return op.stage == st ? std::string(word) : ""; },
@@ -92,6 +110,9 @@ const std::vector<OpWord> &opWords() {
        [](Kernel &, Op &op, const std::string &arg) { return !(op.constexprCond = arg).empty(); }},
       flag("unrolled", [](Op &op) -> bool & { return op.unrolled; }),
       flag("rolled", [](Op &op) -> bool & { return op.rolled; }),
+      symWord("num_stages", [](Op &op) -> SymExpr & { return op.loopStages; }),
+      symWord("unroll", [](Op &op) -> SymExpr & { return op.unrollFactor; }),
+      flag("no_warp_specialize", [](Op &op) -> bool & { return op.noWarpSpecialize; }),
       {"pipelined", [](const Kernel &, const Op &op) { return op.pipelined ? "pipelined" : ""; },
        [](Kernel &, Op &op, const std::string &arg) {
          op.pipelined = true;

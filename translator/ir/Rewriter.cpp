@@ -281,6 +281,9 @@ void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
     c->carriedNames = op->carriedNames;
     c->unrolled = op->unrolled;
     c->rolled = op->rolled;
+    c->loopStages = op->loopStages;
+    c->unrollFactor = op->unrollFactor;
+    c->noWarpSpecialize = op->noWarpSpecialize;
     c->constexprCond = op->constexprCond;
     c->accessWidth = op->accessWidth;
     c->pipelined = op->pipelined;

@@ -49,6 +49,14 @@ private:
 
   void carryDistances();
   Value *iterationIndex(Builder &b, Value **perStep);
+  /// A new value for a producer-carried variable like `v` (a pointer tile that carryDistances
+  /// left as it is keeps its layout and facts).
+  Value *carriedLike(const Value *v, const std::string &name) {
+    Value *out = k_.newValue(v->type, name);
+    out->layout = v->layout;
+    out->info = v->info;
+    return out;
+  }
   Value *constant(Builder &b, const SymExpr &v, ScalarKind kind) {
     Op *c = b.create(OpKind::Constant, {}, Type::scalarOf(kind));
     c->attrs = {v};
@@ -344,7 +352,7 @@ std::vector<Value *> Lowering::producerIf(Builder &b, const std::vector<std::uni
   for (size_t i = 0; i < producerCarried_.size(); ++i) {
     std::string name = loop_.carriedNames[producerCarried_[i]];
     guard->carriedNames.push_back(name);
-    after.push_back(k_.newValue(carriedNow[i]->type, name));
+    after.push_back(carriedLike(carriedNow[i], name));
   }
   guard->results = after;
   return after;
@@ -400,7 +408,7 @@ void Lowering::run() {
   std::vector<Value *> carriedNow;
   for (size_t j : producerCarried_) {
     prologue->carriedNames.push_back(loop_.carriedNames[j]);
-    carriedNow.push_back(k_.newValue(body_.args[j + 1]->type, loop_.carriedNames[j]));
+    carriedNow.push_back(carriedLike(body_.args[j + 1], loop_.carriedNames[j]));
     pbody->args.push_back(carriedNow.back());
   }
   {
@@ -415,7 +423,7 @@ void Lowering::run() {
   prologue->regions.push_back(std::move(pbody));
   prologue->results.push_back(k_.newValue(iv->type, ivName + "_ahead"));
   for (size_t j : producerCarried_)
-    prologue->results.push_back(k_.newValue(body_.args[j + 1]->type, loop_.carriedNames[j]));
+    prologue->results.push_back(carriedLike(body_.args[j + 1], loop_.carriedNames[j]));
 
   // The loop carries the producer's variables from the prologue, the next iteration to copy
   // for and the stage to read.

@@ -404,8 +404,11 @@ void runWarpSpecialize(Kernel &k, const Target &target) {
   for (size_t i = 0; i < k.body.ops.size(); ++i) {
     const Op &op = *k.body.ops[i];
     if (op.kind == OpKind::For && !op.regions[0]->ops.empty() &&
-        op.regions[0]->ops[0]->kind == OpKind::AsyncWait)
+        op.regions[0]->ops[0]->kind == OpKind::AsyncWait) {
+      if (op.noWarpSpecialize) // tl::range(..., {.warp_specialize = false})
+        return;
       candidates.push_back(i);
+    }
   }
   int pipelined = 0;
   walk(k, [&](const Op &op) { pipelined += op.kind == OpKind::MbarrierRing; });

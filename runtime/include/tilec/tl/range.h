@@ -26,6 +26,26 @@ template <class I> struct counted_range {
 
 } // namespace detail
 
+/// Triton's keyword arguments of tl.range, as a last argument:
+///   for (int k : tl::range(0, K, BLOCK_K, {.warp_specialize = true, .num_stages = 4}))
+/// They say how the GPU code runs the loop, not what it computes: the interpreter ignores them.
+///   warp_specialize            false: no producer warpgroup for this loop (true: the default,
+///                              where the loop qualifies; warp-specialize)
+///   num_stages                 stages of the loop's pipeline, in place of the launch's
+///                              num_stages (0: the launch's); one value per kernel
+///   loop_unroll_factor         the CUDA compiler unrolls the loop this many times (0: its
+///                              choice); not for pipelined loops, which stay rolled
+///   disallow_acc_multi_buffer  accepted; no effect (tilec never multi-buffers accumulators)
+///   flatten                    accepted; no effect (nested loops are not flattened)
+/// Designated initializers follow this order.
+struct range_options {
+  bool warp_specialize = true;
+  int num_stages = 0;
+  int loop_unroll_factor = 0;
+  bool disallow_acc_multi_buffer = false;
+  bool flatten = false;
+};
+
 /// for (int k : tl::range(0, K, BLOCK_K)) ... ; the index type is the common type.
 template <class A, class B, class S = int>
   requires std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<S>
@@ -39,6 +59,23 @@ template <class B>
   requires std::is_integral_v<B>
 auto range(B end) {
   return detail::counted_range<B>{B(0), end, B(1)};
+}
+
+/// The same loops with Triton's loop options (range_options).
+template <class A, class B, class S>
+  requires std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<S>
+auto range(A start, B end, S step, range_options) {
+  return range(start, end, step);
+}
+template <class A, class B>
+  requires std::is_integral_v<A> && std::is_integral_v<B>
+auto range(A start, B end, range_options) {
+  return range(start, end);
+}
+template <class B>
+  requires std::is_integral_v<B>
+auto range(B end, range_options) {
+  return range(end);
 }
 
 /// for (int i : tl::static_range<0, 4>()): bounds known at compile time (unrolled on the GPU).
