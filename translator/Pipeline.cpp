@@ -16,6 +16,7 @@
 #include "transforms/AllocateSharedMemory.h"
 #include "transforms/DotOperandsInRegisters.h"
 #include "transforms/FreeStages.h"
+#include "transforms/PingpongWarpgroups.h"
 #include "transforms/FuseArgReductions.h"
 #include "transforms/FuseDotTranspose.h"
 #include "transforms/HoistDotOperands.h"
@@ -75,6 +76,11 @@ std::string overlapDots(Kernel &k, const Target &target, const Op **) {
 
 std::string freeStages(Kernel &k, const Target &target, const Op **) {
   runFreeStages(k, target);
+  return "";
+}
+
+std::string pingpongWarpgroups(Kernel &k, const Target &target, const Op **) {
+  runPingpongWarpgroups(k, target);
   return "";
 }
 
@@ -164,6 +170,11 @@ const std::vector<PassInfo> &passTable() {
        "with one mbarrier arrival per warp instead of a barrier per iteration, so that the "
        "program's warps need not run in step (transforms/FreeStages.cpp)",
        freeStages},
+      {"pingpong-warpgroups",
+       "on sm_90a, in a loop where a tl::dot's result goes through arithmetic into another "
+       "tl::dot, the program's two warpgroups take turns at the tensor cores, so that one's dots "
+       "run while the other computes (transforms/PingpongWarpgroups.cpp)",
+       pingpongWarpgroups},
       {"sink-widening-casts",
        "casts of tiles to a wider element type move down to their first reader, so that the "
        "registers hold the narrow elements until then (transforms/SinkWideningCasts.cpp)",

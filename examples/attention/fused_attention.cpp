@@ -81,9 +81,11 @@ TILEC_KERNEL void attn_fwd(const T *q, const T *k, const T *v, T *o, float *M, f
     auto rel = tl::expand_dims<1>(offs_m) - tl::expand_dims<0>(cols); // i - j
     auto keep = (tl::expand_dims<0>(cols) < N_CTX) &&
                 (!WINDOW || ((rel < window) && (CAUSAL || rel > -window)));
-    qk = qk * qk_scale + tl::where(keep, 0.0f, -1.0e6f);
-    auto m_ij = tl::maximum(m_i, tl::max<1>(qk));
-    auto p = tl::exp2(qk - tl::expand_dims<1>(m_ij));
+    // As the tutorial's unmasked stage: the row maximum of the raw scores, scaled once per
+    // row, and one multiply-add per score (masked scores are -1e6 before the scale).
+    qk = tl::where(keep, qk, -1.0e6f);
+    auto m_ij = tl::maximum(m_i, tl::max<1>(qk) * qk_scale);
+    auto p = tl::exp2(qk * qk_scale - tl::expand_dims<1>(m_ij));
     auto alpha = tl::exp2(m_i - m_ij);
     l_i = l_i * alpha + tl::sum<1>(p);
     acc = acc * tl::expand_dims<1>(alpha);
@@ -103,9 +105,9 @@ TILEC_KERNEL void attn_fwd(const T *q, const T *k, const T *v, T *o, float *M, f
       auto qk = tl::dot(q_tile, k_t);
       auto rel = tl::expand_dims<1>(offs_m) - tl::expand_dims<0>(cols);
       auto keep = (rel >= 0) && (!WINDOW || rel < window);
-      qk = qk * qk_scale + tl::where(keep, 0.0f, -1.0e6f);
-      auto m_ij = tl::maximum(m_i, tl::max<1>(qk));
-      auto p = tl::exp2(qk - tl::expand_dims<1>(m_ij));
+      qk = tl::where(keep, qk, -1.0e6f);
+      auto m_ij = tl::maximum(m_i, tl::max<1>(qk) * qk_scale);
+      auto p = tl::exp2(qk * qk_scale - tl::expand_dims<1>(m_ij));
       auto alpha = tl::exp2(m_i - m_ij);
       l_i = l_i * alpha + tl::sum<1>(p);
       acc = acc * tl::expand_dims<1>(alpha);

@@ -63,8 +63,18 @@ TILEC_KERNEL void fwd_like(const tl::half *q, const tl::half *k, const tl::half 
 // CU:       float s[L0::ELEMS]; // no zeros written first: the dot writes its product (ZERO)
 // CU-NOT:   s[i] = 0.0f
 // CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, D, tl::half>, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, true, /*WAIT=*/false, /*ZERO=*/true>(q_tile{{.*}}, k_tile{{.*}}, s, tid);
-// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, D, tl::half>, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, true, /*WAIT=*/true, /*ZERO=*/true>(do_tile{{.*}}, v_tile{{.*}}, dp, tid);
+// The pair is one turn of the warpgroups (pingpong-warpgroups): the second is issued without
+// waiting too, the turn passes, then both complete.
+// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, D, tl::half>, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, true, /*WAIT=*/false, /*ZERO=*/true>(do_tile{{.*}}, v_tile{{.*}}, dp, tid);
+// CU-NEXT:  tilec::turn_end<turns>(tid);
 // CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
 // CU-NEXT:  tilec::dot_wait(s);
+// CU-NEXT:  tilec::dot_wait(dp);
+// The forward's dots depend on each other: not a pair, so the first completes (right after its
+// turn) before anything reads it.
 // CU-LABEL: fwd_like(
+// CU:       tilec::dot_smem<{{.*}}(q_tile{{.*}}, k_tile{{.*}}, [[S:t[0-9]+]], tid);
+// CU-NEXT:  tilec::turn_end<turns>(tid);
+// CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
+// CU-NEXT:  tilec::dot_wait([[S]]);
 // CU-NOT:   dot_wait

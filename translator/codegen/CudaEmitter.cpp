@@ -27,7 +27,8 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::Gather || op->kind == OpKind::Histogram ||
                             op->kind == OpKind::InlineAsm || op->kind == OpKind::MbarrierRing ||
                             op->kind == OpKind::FreedRing || op->kind == OpKind::WarpSpecialized ||
-                            op->kind == OpKind::ProducerThread;
+                            op->kind == OpKind::ProducerThread ||
+                            op->kind == OpKind::WarpgroupTurns;
       if (named || r->uses > 1 || needsStatement)
         arrays_.insert(r->id);
     }
@@ -199,6 +200,10 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::ProducerBranch:
   case OpKind::TmaLoad:
   case OpKind::MbarrierRelease:
+  case OpKind::WarpgroupTurns:
+  case OpKind::TurnBegin:
+  case OpKind::TurnEnd:
+  case OpKind::TurnsFinish:
   case OpKind::DotWait:
     break;
   }
@@ -231,6 +236,9 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitTma(op);
   if (op.kind == OpKind::Dot || op.kind == OpKind::DotWait)
     return emitDot(op);
+  if (op.kind == OpKind::WarpgroupTurns || op.kind == OpKind::TurnBegin ||
+      op.kind == OpKind::TurnEnd || op.kind == OpKind::TurnsFinish)
+    return emitTurns(op);
   if (op.kind == OpKind::LocalAlloc)
     return emitLocalAlloc(op);
   if (op.kind == OpKind::If)

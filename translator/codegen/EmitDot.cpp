@@ -65,6 +65,23 @@ std::string KernelEmitter::smemTileType(const Value *operand) {
          t.elem.cuda() + ">";
 }
 
+/// C++ that is true where `dot` (operands in shared memory, or A in registers) runs on wgmma,
+/// each of two warpgroups holding its own rows of the result: the device library's conditions
+/// for the call emitDot prints.
+std::string KernelEmitter::dotRunsOnWgmma(const Op &dot) {
+  const Value *a = dot.operands[0], *b = dot.operands[1], *r = dot.result;
+  std::string L = layoutOf(r), T = a->type.elem.cuda(), acc = r->type.cudaElem();
+  std::string transB = dot.dotTransposed[1] ? "true" : "false";
+  std::string fits =
+      dot.dotRegistersA
+          ? "tilec::wgmma_regs_a_fits<" + L + ", " + layoutOf(a) + ", " + smemTileType(b) + ", " +
+                transB + ", " + T + ", " + acc + ">()"
+          : "tilec::wgmma_fits<" + L + ", " + smemTileType(a) + ", " + smemTileType(b) + ", " +
+                (dot.dotTransposed[0] ? "true" : "false") + ", " + transB + ", " + T + ", " +
+                acc + ">()";
+  return "tilec::rows_per_warpgroup<" + L + ", THREADS>() && " + fits;
+}
+
 void KernelEmitter::emitDot(const Op &op) {
   if (op.kind == OpKind::DotWait) {
     *out_ << "  // the tensor cores are done with the tl::dots issued without waiting\n";

@@ -127,6 +127,9 @@ private:
   std::string smemTileType(const Value *operand);
   void declareDynamicSmem(const Op &op);
   void emitDot(const Op &op);
+  std::string dotRunsOnWgmma(const Op &dot);
+  // Two warpgroups taking turns at the tensor cores (pingpong-warpgroups; EmitTurns.cpp)
+  void emitTurns(const Op &op);
   void emitLocalAlloc(const Op &op);
   // The software-pipeline schedule: rings, stages, async copies, waits, barriers
   // (EmitSchedule.cpp)

@@ -119,6 +119,14 @@ const char *opKindName(OpKind k) {
     return "tma_load";
   case OpKind::MbarrierRelease:
     return "mbarrier_release";
+  case OpKind::WarpgroupTurns:
+    return "warpgroup_turns";
+  case OpKind::TurnBegin:
+    return "turn_begin";
+  case OpKind::TurnEnd:
+    return "turn_end";
+  case OpKind::TurnsFinish:
+    return "turns_finish";
   case OpKind::DotWait:
     return "dot_wait";
   case OpKind::SmemBuffer:

@@ -109,6 +109,16 @@ enum class OpKind {
                  // stage, the mbarrier ring, the stage index, the box's first row and
                  // column[, its matrix]; attr[0] the tensor map
   MbarrierRelease, // operands freed ring, stage: every consumer warp is done reading the stage
+  // Two warpgroups taking turns at the tensor cores (made by pingpong-warpgroups): each waits
+  // for its turn before its tl::dots and passes the turn on once they are issued.
+  WarpgroupTurns, // before a loop: a bool, whether the program's two warpgroups take turns in it
+                 // (the emitter's condition: every tl::dot ending a turn runs on wgmma, each
+                 // warpgroup holding its own rows); the second lets the first go first
+  TurnBegin,     // operand a WarpgroupTurns flag: this warpgroup waits for its turn
+  TurnEnd,       // operands the flag, then the tl::dots of the turn: the turn passes to the other
+                 // warpgroup (their tensor-core work is issued)
+  TurnsFinish,   // operand the flag, after the loop: the first warpgroup takes the turn the
+                 // second passed it last, so that no arrival is left over
   DotWait,       // operands: results of tl::dots issued without waiting (`nowait`, made by
                  // overlap-dots): their tensor-core work is complete here; read them after it
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;

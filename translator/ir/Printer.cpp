@@ -116,7 +116,9 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::MbarrierArrive || op.kind == OpKind::MbarrierWait ||
                     op.kind == OpKind::MbarrierInval || op.kind == OpKind::MbarrierRestart ||
                     op.kind == OpKind::ProducerBranch || op.kind == OpKind::TmaLoad ||
-                    op.kind == OpKind::MbarrierRelease || op.kind == OpKind::DotWait;
+                    op.kind == OpKind::MbarrierRelease || op.kind == OpKind::DotWait ||
+                    op.kind == OpKind::TurnBegin || op.kind == OpKind::TurnEnd ||
+                    op.kind == OpKind::TurnsFinish;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -187,6 +189,15 @@ std::string verifyKernel(const Kernel &k) {
            return v->def && v->def->kind == OpKind::Dot && v->def->dotNoWait;
          })))
       err = "dot_wait takes the results of tl::dots issued without waiting (nowait)";
+    if ((op.kind == OpKind::TurnBegin || op.kind == OpKind::TurnEnd ||
+         op.kind == OpKind::TurnsFinish) &&
+        (op.operands.empty() || !op.operands[0]->def ||
+         op.operands[0]->def->kind != OpKind::WarpgroupTurns ||
+         (op.kind == OpKind::TurnEnd) != (op.operands.size() > 1) ||
+         !std::all_of(op.operands.begin() + 1, op.operands.end(),
+                      [](const Value *v) { return v->def && v->def->kind == OpKind::Dot; })))
+      err = std::string(opKindName(op.kind)) +
+            " takes a warpgroup_turns flag (turn_end: then the tl::dots of the turn)";
     if (op.dotNoWait && op.kind != OpKind::Dot)
       err = std::string("nowait on ") + opKindName(op.kind);
     if (op.dotZeroAcc && op.kind != OpKind::Dot)
