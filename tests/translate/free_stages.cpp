@@ -89,6 +89,8 @@ TILEC_KERNEL void two_dots(const tl::half *q, const tl::half *k, const tl::half 
 // CU-NEXT:  tilec::mbarrier_wait(&freed[write_stage], freed_parity);
 // CU:       tilec::dot_regs_a<
 // CU-NEXT:  tilec::turn_end<turns>(tid);
+// CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
+// CU-NEXT:  tilec::dot_wait(
 // CU-NEXT:  // free_stages.cpp:{{[0-9]+}}: this warp is done reading the stage
 // CU-NEXT:  if (tid % tilec::WARP_SIZE == 0) tilec::mbarrier_arrive(&freed[read_stage]);
 // CU:       for (int s = 0; s < PIPELINE_STAGES; ++s) tilec::mbarrier_inval(&landed[s]);

@@ -77,4 +77,8 @@ TILEC_KERNEL void fwd_like(const tl::half *q, const tl::half *k, const tl::half 
 // CU-NEXT:  tilec::turn_end<turns>(tid);
 // CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
 // CU-NEXT:  tilec::dot_wait([[S]]);
+// CU:       tilec::dot_regs_a<{{.*}}/*WAIT=*/false>(
+// CU-NEXT:  tilec::turn_end<turns>(tid);
+// CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
+// CU-NEXT:  tilec::dot_wait(
 // CU-NOT:   dot_wait

@@ -1,8 +1,7 @@
 // Two warpgroups taking turns at the tensor cores (pingpong-warpgroups, sm_90a): in a loop
 // whose stages free-stages freed, where a tl::dot's result goes through arithmetic into the next
 // tl::dot, each dot is a turn: the warpgroup waits for it, issues the dot, passes the turn on,
-// then waits for the dot (a dot with its A operand in registers completes before the turn
-// passes). Loops whose dots do not feed each other keep no turns.
+// then waits for the dot. Loops whose dots do not feed each other keep no turns.
 #include <tilec/tl.h>
 
 // An attention forward's loop: Q K^T, a softmax, P V.
@@ -58,8 +57,9 @@ TILEC_KERNEL void independent(const tl::half *q, const tl::half *k, const tl::ha
 // IR-NEXT:    dot_wait [[S]]
 // IR-NEXT:    {{.*}} = unary "exp2" [[S]]
 // IR:         turn_begin [[TURNS]]:turns
-// IR-NEXT:    [[O:%[0-9]+]]:acc = dot "tf32" a:regs
+// IR-NEXT:    [[O:%[0-9]+]]:acc = dot "tf32" a:regs nowait
 // IR-NEXT:    turn_end [[TURNS]]:turns, [[O]]:acc
+// IR-NEXT:    dot_wait [[O]]:acc
 // IR-NEXT:    mbarrier_release [[FREED]]:freed
 // IR:       turns_finish [[TURNS]]:turns
 // IR-NEXT:  async_wait
@@ -79,9 +79,13 @@ TILEC_KERNEL void independent(const tl::half *q, const tl::half *k, const tl::ha
 // CU-NEXT:  tilec::turn_end<turns>(tid);
 // CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
 // CU-NEXT:  tilec::dot_wait([[S]]);
+// The P V product, A in registers, is in flight too while the turn passes: nothing runs between
+// its issue and its wait but the hand-over.
 // CU:       tilec::turn_begin<turns>(tid);
-// CU:       tilec::dot_regs_a<
+// CU:       tilec::dot_regs_a<L1, L0, tilec::SmemTile<BN, D, tl::half>, tilec::DotTf32, false, /*WAIT=*/false>({{.*}}, v_tile, [[O:acc_[0-9]+]], tid, smem);
 // CU-NEXT:  tilec::turn_end<turns>(tid);
+// CU-NEXT:  // the tensor cores are done with the tl::dots issued without waiting
+// CU-NEXT:  tilec::dot_wait([[O]]);
 // CU:       tilec::turns_finish<turns>(tid); // the turn passed back last
 
 // CU-LABEL: independent(

@@ -14,11 +14,6 @@ bool stagesNothing(const Op &op) {
   return op.operands[1]->type.shared && (op.operands[0]->type.shared || op.dotRegistersA);
 }
 
-/// A dot that may stay in flight while other ops run: nothing of it but the accumulators is in
-/// registers.
-bool mayStayInFlight(const Op &op) {
-  return op.operands[0]->type.shared && op.operands[1]->type.shared && !op.dotRegistersA;
-}
 
 bool hasNestedDot(const Op &op) {
   bool found = false;
@@ -105,7 +100,9 @@ void takeTurns(Kernel &k, Op *loop) {
         pairWait = body.ops[at.index + 1].get();
     }
     Op *last = turn.back();
-    bool inFlight = mayStayInFlight(*last) && (!first->dotNoWait || pairWait);
+    // The turn passes right after the issue: nothing runs between the last dot and its wait
+    // but the hand-over, so even an A operand in registers stays untouched while in flight.
+    bool inFlight = !first->dotNoWait || pairWait;
     Builder before(k, first);
     turnOp(before, OpKind::TurnBegin, {flag}, loop);
     std::vector<Value *> ends = {flag};

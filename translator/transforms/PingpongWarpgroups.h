@@ -6,16 +6,16 @@
 //
 // Each group of dots the loop runs back to back (one dot, or an overlap-dots pair) becomes a
 // turn: the warpgroup waits for its turn, issues the dots, passes the turn to the other, and
-// only then waits for them to complete (dots with a register operand complete before the turn
-// passes: their registers must stay untouched while in flight).
+// only then waits for them to complete (nothing runs between the issue and the wait but the
+// hand-over, so an A operand in registers stays untouched while in flight).
 //
 //   before:  for ... { ... ; %s = dot %q, %k ; <softmax of %s> ; %o = dot regs %p, %v, %acc ;
 //                      mbarrier_release ... }
 //   after:   %turns = warpgroup_turns
 //            for ... { ... ; turn_begin %turns ; %s = dot nowait %q, %k ;
 //                      turn_end %turns, %s ; dot_wait %s ; <softmax of %s> ;
-//                      turn_begin %turns ; %o = dot regs %p, %v, %acc ; turn_end %turns, %o ;
-//                      mbarrier_release ... }
+//                      turn_begin %turns ; %o = dot nowait regs %p, %v, %acc ;
+//                      turn_end %turns, %o ; dot_wait %o ; mbarrier_release ... }
 //            turns_finish %turns
 //
 // Only loops that free-stages rewrote qualify (no barrier of the whole block per iteration in
