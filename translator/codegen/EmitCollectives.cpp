@@ -177,7 +177,7 @@ void KernelEmitter::emitRelayout(const Op &op) {
   if (op.kind == OpKind::ConvertLayout) {
     needSmem(from + "::TILE_SIZE * sizeof(" + T + ")");
     *out_ << "  // " << nameOf(in) << " moved from layout " << from << " to " << to
-          << " through shared memory\n";
+          << " through shared memory (a register copy where the two place it alike)\n";
     *out_ << "  " << T << " " << name << "[" << to << "::ELEMS];\n";
     *out_ << "  tilec::convert_layout<" << from << ", " << to << ", " << T << ", THREADS>("
           << nameOf(in) << ", " << name << ", tid, smem);\n";
