@@ -37,6 +37,7 @@
 #include <tilec/device/common/scan_axis_smem.cuh>
 #include <tilec/device/common/smem_tile.cuh>
 #include <tilec/device/common/smem_transpose.cuh>
+#include <tilec/device/common/sort.cuh>
 #include <tilec/device/common/types.cuh>
 #include <tilec/device/common/warp.cuh>
 

@@ -1,5 +1,6 @@
-// tl::flip, tl::gather and tl::histogram on the GPU against the interpreter running the same
-// kernels (kernels/indexed.cpp), bit for bit: they move or count elements, so nothing rounds.
+// tl::flip, tl::gather, tl::sort / tl::topk and tl::histogram on the GPU against the
+// interpreter running the same kernels (kernels/indexed.cpp), bit for bit: they move or count
+// elements, so nothing rounds (the sort's order is total, zeros and NaNs included).
 // Outputs start poisoned (0xff bytes: NaN floats, -1 integers), sizes are not multiples of the
 // blocks, and each kernel runs at more than one num_warps (replicated and split layouts).
 #include "gpu_test_support.h"
@@ -9,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -141,6 +144,67 @@ TEST(GpuIndexed, Rank3) {
   check_rank3<2, 4, 8, 16>(4);
   check_rank3<4, 8, 16, 4>(2);
   check_rank3<8, 16, 32, 8>(8);
+}
+
+template <int B, bool DESC> void check_sort_1d(int n, int warps) {
+  SCOPED_TRACE(testing::Message() << "sort_1d<" << B << ", " << DESC << "> n " << n << " warps "
+                                  << warps);
+  auto x = random_floats(size_t(n), 10);
+  x[1] = -0.0f, x[2] = 0.0f, x[3] = std::numeric_limits<float>::quiet_NaN(), x[4] = -INFINITY;
+  auto want = poisoned<float>(size_t(n) + 64);
+  Mirror<float> dx(x), dout(want);
+  const tilec::Grid grid{uint32_t((n + B - 1) / B)};
+  tilec::interpret::launch(host::sort_1d<B, DESC>, grid, x.data(), want.data(), n);
+  sort_1d<B, DESC>(grid, nullptr, dx.ptr(), dout.ptr(), n, {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dout.get(), want, "sorted");
+}
+
+template <int R, int C, int K> void check_sort_2d(int rows, int warps) {
+  SCOPED_TRACE(testing::Message() << "sort_2d<" << R << ", " << C << ", " << K << "> rows "
+                                  << rows << " warps " << warps);
+  const auto hv = random_floats(size_t(rows) * C, 11);
+  const std::vector<tl::half> h(hv.begin(), hv.end());
+  const auto ints = random_ints<int>(size_t(rows) * C, -1000, 1000, 12);
+  const size_t padded = size_t((rows + R - 1) / R * R);
+  auto want_top = poisoned<tl::half>(padded * K + 64);
+  auto want_sorted = poisoned<int>(padded * C + 64);
+  Mirror<tl::half> dh(h), dtop(want_top);
+  Mirror<int> dints(ints), dsorted(want_sorted);
+  const tilec::Grid grid{uint32_t((rows + R - 1) / R)};
+  tilec::interpret::launch(host::sort_2d<R, C, K>, grid, h.data(), ints.data(), want_top.data(),
+                           want_sorted.data(), rows);
+  sort_2d<R, C, K>(grid, nullptr, dh.ptr(), dints.ptr(), dtop.ptr(), dsorted.ptr(), rows,
+                   {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dtop.get(), want_top, "top K of each row");
+  expect_same_bits(dsorted.get(), want_sorted, "sorted down the columns");
+}
+
+template <int A, int B, int C> void check_rank3_sort(int warps) {
+  SCOPED_TRACE(testing::Message() << "rank3_sort<" << A << ", " << B << ", " << C << "> warps "
+                                  << warps);
+  const auto x = random_ints<int8_t>(size_t(A) * B * C, -128, 127, 13);
+  auto want = poisoned<int8_t>(size_t(A) * B * C + 64);
+  Mirror<int8_t> dx(x), dout(want);
+  tilec::interpret::launch(host::rank3_sort<A, B, C>, tilec::Grid{1}, x.data(), want.data());
+  rank3_sort<A, B, C>(tilec::Grid{1}, nullptr, dx.ptr(), dout.ptr(), {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_same_bits(dout.get(), want, "sorted along axis 1, descending");
+}
+
+TEST(GpuIndexed, SortAndTopk) {
+  REQUIRE_GPU();
+  check_sort_1d<64, false>(150, 2);
+  check_sort_1d<64, true>(150, 2);
+  check_sort_1d<1024, false>(3000, 4);
+  check_sort_1d<1024, true>(1000, 8);
+  check_sort_1d<8, false>(13, 1); // fewer elements than threads: most threads idle
+  check_sort_2d<8, 32, 4>(13, 4);
+  check_sort_2d<16, 128, 16>(40, 8);
+  check_sort_2d<4, 8, 8>(5, 1);
+  check_rank3_sort<2, 8, 4>(1);
+  check_rank3_sort<4, 16, 8>(4);
 }
 
 template <int B, int BINS> void check_histogram_1d(int n, int warps) {

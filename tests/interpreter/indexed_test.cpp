@@ -1,5 +1,6 @@
-// tl::flip, tl::gather and tl::histogram against plain loops: every axis of rank 1-3 tiles,
-// index and value types, masks, values outside the bins, an index out of range; then the
+// tl::flip, tl::gather, tl::sort / tl::topk and tl::histogram against plain loops: every axis
+// of rank 1-3 tiles, index and value types, masks, values outside the bins, an index out of
+// range, the order of zeros, infinities and NaNs; then the
 // kernels of the GPU test (tests/gpu/kernels/indexed.cpp) at sizes that are not multiples of
 // their blocks. The GPU test compares the GPU with the interpreter, so this keeps that
 // reference honest.
@@ -11,6 +12,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
 #include <string>
 
 using namespace tilec_test;
@@ -197,6 +202,91 @@ TEST(Histogram, ValueTypes) {
   EXPECT_EQ(hb.elems[1], 16);
 }
 
+/// Every line of `t` along AXIS, sorted by `less`, then its first `keep` elements: what
+/// tl::sort / tl::topk must give, element for element, as bits.
+template <int AXIS, class Tile, class R, class Less>
+void check_sorted(const Tile &t, const R &r, int keep, Less less) {
+  const auto d = dims3<Tile>();
+  const int ax = 3 - Tile::rank + (AXIS < 0 ? AXIS + Tile::rank : AXIS);
+  auto dr = d;
+  dr[size_t(ax)] = keep;
+  using T = typename Tile::element_type;
+  for (int f = 0; f < Tile::numel; ++f) {
+    auto c = coords(f, d);
+    if (c[size_t(ax)] != 0)
+      continue;
+    std::vector<T> line;
+    for (int k = 0; k < d[size_t(ax)]; ++k) {
+      auto ck = c;
+      ck[size_t(ax)] = k;
+      line.push_back(t.elems[flat(ck, d)]);
+    }
+    std::sort(line.begin(), line.end(), less);
+    for (int k = 0; k < keep; ++k) {
+      auto ck = c;
+      ck[size_t(ax)] = k;
+      const T got = r.elems[flat(ck, dr)];
+      ASSERT_EQ(std::memcmp(&got, &line[size_t(k)], sizeof(T)), 0)
+          << "line of element " << f << ", position " << k;
+    }
+  }
+}
+
+TEST(Sort, EveryAxisBothOrdersAndTopk) {
+  auto a = iota_tile<tl::tile<int, 16>>(-3); // descending values: the sort reverses them
+  check_sorted<0>(a, tl::sort(a), 16, std::less<int>());
+  check_sorted<0>(a, tl::sort<0, true>(a), 16, std::greater<int>());
+  check_sorted<0>(a, tl::topk<4>(a), 4, std::greater<int>());
+  EXPECT_EQ(tl::sort(a).elems[0], 15 * -3 - 7);
+  tl::tile<float, 4, 8> b;
+  auto v = random_floats(32, -2, 2, 61);
+  for (int i = 0; i < 32; ++i)
+    b.elems[i] = v[size_t(i)];
+  check_sorted<1>(b, tl::sort(b), 8, std::less<float>());
+  check_sorted<0>(b, tl::sort<0>(b), 4, std::less<float>());
+  check_sorted<-2>(b, tl::sort<-2, true>(b), 4, std::greater<float>());
+  check_sorted<1>(b, tl::topk<2>(b), 2, std::greater<float>());
+  check_sorted<0>(b, tl::topk<1, 0>(b), 1, std::greater<float>());
+  static_assert(std::is_same_v<decltype(tl::topk<2>(b)), tl::tile<float, 4, 2>>);
+  static_assert(std::is_same_v<decltype(tl::topk<2, 0>(b)), tl::tile<float, 2, 8>>);
+  auto c = iota_tile<tl::tile<int8_t, 2, 4, 8>>(-1);
+  check_sorted<0>(c, tl::sort<0>(c), 2, std::less<int8_t>());
+  check_sorted<1>(c, tl::sort<1, true>(c), 4, std::greater<int8_t>());
+  check_sorted<2>(c, tl::sort<2>(c), 8, std::less<int8_t>());
+  check_sorted<1>(c, tl::topk<2, 1>(c), 2, std::greater<int8_t>());
+  auto u = iota_tile<tl::tile<uint16_t, 8, 4>>(5);
+  check_sorted<0>(u, tl::sort<0, true>(u), 8, std::greater<uint16_t>());
+}
+
+TEST(Sort, ZerosInfinitiesAndNaNsInATotalOrder) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = INFINITY;
+  tl::tile<float, 8> t;
+  const float v[8] = {1.0f, nan, 0.0f, -inf, -0.0f, inf, -nan, -1.0f};
+  for (int i = 0; i < 8; ++i)
+    t.elems[i] = v[i];
+  auto up = tl::sort(t), down = tl::sort<0, true>(t);
+  // -NaN first, then -inf ... -0, +0 ... +inf, then NaN: by sign and magnitude.
+  EXPECT_TRUE(std::isnan(up.elems[0]) && std::signbit(up.elems[0]));
+  EXPECT_EQ(up.elems[1], -inf);
+  EXPECT_EQ(up.elems[2], -1.0f);
+  EXPECT_TRUE(up.elems[3] == 0.0f && std::signbit(up.elems[3]));
+  EXPECT_TRUE(up.elems[4] == 0.0f && !std::signbit(up.elems[4]));
+  EXPECT_EQ(up.elems[5], 1.0f);
+  EXPECT_EQ(up.elems[6], inf);
+  EXPECT_TRUE(std::isnan(up.elems[7]) && !std::signbit(up.elems[7]));
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(std::memcmp(&down.elems[i], &up.elems[7 - i], 4), 0) << i;
+  tl::tile<tl::bfloat16, 4> h;
+  const float hv[4] = {2.0f, -0.0f, -3.0f, 0.0f};
+  for (int i = 0; i < 4; ++i)
+    h.elems[i] = tl::bfloat16(hv[i]);
+  auto hs = tl::sort(h);
+  EXPECT_EQ(hs.elems[0].bits, tl::bfloat16(-3.0f).bits);
+  EXPECT_EQ(hs.elems[1].bits, tl::bfloat16(-0.0f).bits);
+  EXPECT_EQ(hs.elems[2].bits, tl::bfloat16(0.0f).bits);
+  EXPECT_EQ(hs.elems[3].bits, tl::bfloat16(2.0f).bits);
+}
+
 // ---- the GPU test's kernels ----
 
 TEST(IndexedKernels, Flip) {
@@ -286,6 +376,87 @@ TEST(IndexedKernels, Rank3) {
         ASSERT_EQ(gathered.at(0, f), x[size_t((i * B + idx[size_t(f)]) * C + k)]) << f;
       }
   EXPECT_TRUE(mid.guards_intact() && first.guards_intact() && gathered.guards_intact());
+}
+
+/// Bits of a float, so that NaNs and zeros compare exactly.
+uint32_t bits_of(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+/// The sort's order of floats: by sign and magnitude (tl/sort.h).
+bool float_before(float x, float y) {
+  auto key = [](float f) {
+    const uint32_t b = bits_of(f);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+  };
+  return key(x) < key(y);
+}
+
+TEST(IndexedKernels, Sort) {
+  constexpr int B = 64;
+  const int n = 150; // three programs, the last partial (its tail loads +inf)
+  auto x = random_floats(n, -1, 1, 71);
+  x[3] = -0.0f, x[5] = 0.0f, x[70] = std::numeric_limits<float>::quiet_NaN(), x[71] = -INFINITY;
+  for (bool desc : {false, true}) {
+    Rows<float> out(1, n);
+    tilec::interpret::launch(desc ? sort_1d<B, true> : sort_1d<B, false>, grid_for(n, B),
+                             x.data(), out.row(0), n);
+    for (int p = 0; p * B < n; ++p) {
+      std::vector<float> line(B, INFINITY);
+      std::copy(x.begin() + p * B, x.begin() + std::min(n, p * B + B), line.begin());
+      std::sort(line.begin(), line.end(), float_before);
+      if (desc)
+        std::reverse(line.begin(), line.end());
+      for (int i = p * B; i < std::min(n, p * B + B); ++i)
+        ASSERT_EQ(bits_of(out.at(0, i)), bits_of(line[size_t(i - p * B)])) << desc << ": " << i;
+    }
+    EXPECT_TRUE(out.guards_intact());
+  }
+
+  constexpr int R = 8, C = 32, K = 4;
+  const int rows = 13; // two programs, the second partial
+  auto hv = random_floats(rows * C, -8, 8, 72);
+  std::vector<tl::half> h(hv.begin(), hv.end());
+  auto ints = random_ints<int>(rows * C, -1000, 1000, 73);
+  Rows<tl::half> top(1, rows * K);
+  Rows<int> sorted(1, rows * C);
+  tilec::interpret::launch(sort_2d<R, C, K>, grid_for(rows, R), h.data(), ints.data(), top.row(0),
+                           sorted.row(0), rows);
+  for (int r = 0; r < rows; ++r) {
+    std::vector<float> line;
+    for (int c = 0; c < C; ++c)
+      line.push_back(float(h[size_t(r * C + c)]));
+    std::sort(line.begin(), line.end(), std::greater<float>());
+    for (int k = 0; k < K; ++k)
+      ASSERT_EQ(float(top.at(0, r * K + k)), line[size_t(k)]) << r << "," << k;
+  }
+  for (int c = 0; c < C; ++c)
+    for (int p = 0; p * R < rows; ++p) {
+      std::vector<int> col(R, 0); // rows past the data load 0
+      for (int r = p * R; r < std::min(rows, p * R + R); ++r)
+        col[size_t(r - p * R)] = ints[size_t(r * C + c)];
+      std::sort(col.begin(), col.end());
+      for (int r = p * R; r < std::min(rows, p * R + R); ++r)
+        ASSERT_EQ(sorted.at(0, r * C + c), col[size_t(r - p * R)]) << r << "," << c;
+    }
+  EXPECT_TRUE(top.guards_intact() && sorted.guards_intact());
+
+  constexpr int A = 2, BB = 8, CC = 4;
+  auto bytes = random_ints<int8_t>(A * BB * CC, -128, 127, 74);
+  Rows<int8_t> out3(1, A * BB * CC);
+  tilec::interpret::launch(rank3_sort<A, BB, CC>, tilec::Grid{1}, bytes.data(), out3.row(0));
+  for (int i = 0; i < A; ++i)
+    for (int k = 0; k < CC; ++k) {
+      std::vector<int8_t> line;
+      for (int j = 0; j < BB; ++j)
+        line.push_back(bytes[size_t((i * BB + j) * CC + k)]);
+      std::sort(line.begin(), line.end(), std::greater<int8_t>());
+      for (int j = 0; j < BB; ++j)
+        ASSERT_EQ(out3.at(0, (i * BB + j) * CC + k), line[size_t(j)]) << i << "," << j << "," << k;
+    }
+  EXPECT_TRUE(out3.guards_intact());
 }
 
 TEST(IndexedKernels, Histogram) {

@@ -23,7 +23,7 @@ void KernelEmitter::decideMaterialization() {
                             op->kind == OpKind::Reshape || op->kind == OpKind::Dot ||
                             op->kind == OpKind::SmemRing || op->kind == OpKind::StageView ||
                             op->kind == OpKind::StageRead || op->kind == OpKind::SmemBuffer ||
-                            op->kind == OpKind::Flip ||
+                            op->kind == OpKind::Flip || op->kind == OpKind::Sort ||
                             op->kind == OpKind::Gather || op->kind == OpKind::Histogram ||
                             op->kind == OpKind::InlineAsm || op->kind == OpKind::MbarrierRing ||
                             op->kind == OpKind::FreedRing || op->kind == OpKind::WarpSpecialized ||
@@ -40,7 +40,8 @@ void KernelEmitter::decideMaterialization() {
         op->operands[0]->def && op->operands[0]->def->kind != OpKind::Param)
       arrays_.insert(op->operands[0]->id);
     // Flips, gathers and histograms read every tile operand (index, mask) as an array.
-    if (op->kind == OpKind::Flip || op->kind == OpKind::Gather || op->kind == OpKind::Histogram)
+    if (op->kind == OpKind::Flip || op->kind == OpKind::Sort || op->kind == OpKind::Gather ||
+        op->kind == OpKind::Histogram)
       for (const Value *v : op->operands)
         if (v->def && v->def->kind != OpKind::Param)
           arrays_.insert(v->id);
@@ -184,6 +185,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::SmemTranspose:
   case OpKind::StaticAssert:
   case OpKind::Flip:
+  case OpKind::Sort:
   case OpKind::Gather:
   case OpKind::Histogram:
   case OpKind::InlineAsm:
@@ -257,6 +259,8 @@ void KernelEmitter::emitOp(const Op &op) {
     return emitScan(op);
   if (op.kind == OpKind::Flip)
     return emitFlip(op);
+  if (op.kind == OpKind::Sort)
+    return emitSort(op);
   if (op.kind == OpKind::Gather)
     return emitGather(op);
   if (op.kind == OpKind::Histogram)

@@ -43,6 +43,26 @@ void KernelEmitter::emitFlip(const Op &op) {
         << ", tid, smem);\n";
 }
 
+void KernelEmitter::emitSort(const Op &op) {
+  comment(op);
+  const Value *in = op.operands[0];
+  const Value *r = op.result;
+  const int axis = int(op.attrs[0].value());
+  const auto &s = in->type.shape;
+  const SymExpr &n = s[size_t(axis)], &m = r->type.shape[size_t(axis)];
+  std::string T = r->type.cudaElem(), from = layoutOf(in), to = layoutOf(r);
+  std::string descending = op.attrs[1].isConst() ? (op.attrs[1].value() ? "true" : "false")
+                                                 : "bool(" + op.attrs[1].str() + ")";
+  needSmem("tilec::tile_elements<" + from + ">() * sizeof(" + T + ")");
+  *out_ << "  // " << nameOf(in) << " " << shapeText(s) << " sorted along axis " << axis
+        << (m.sameAs(n) ? "" : ", the first " + m.str() + " of each line kept")
+        << ", by a sorting network in shared memory\n";
+  *out_ << "  " << T << " " << nameOf(r) << "[" << to << "::ELEMS];\n";
+  *out_ << "  tilec::sort_lines<" << from << ", " << to << ", " << n.str() << ", " << m.str()
+        << ", " << innerStride(s, axis).str() << ", " << descending << ", THREADS>("
+        << nameOf(in) << ", " << nameOf(r) << ", tid, smem);\n";
+}
+
 void KernelEmitter::emitGather(const Op &op) {
   comment(op);
   const Value *src = op.operands[0], *idx = op.operands[1];

@@ -118,6 +118,7 @@ private:
   void emitRelayout(const Op &op);
   // tl::flip, tl::gather, tl::histogram (EmitIndexed.cpp)
   void emitFlip(const Op &op);
+  void emitSort(const Op &op);
   void emitGather(const Op &op);
   void emitHistogram(const Op &op);
   std::string combiner(const Op &op, const std::string &elemType);

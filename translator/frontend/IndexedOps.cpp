@@ -1,10 +1,12 @@
-// tl::flip, tl::gather and tl::histogram -> tile IR: elements picked by their position along
-// an axis, or counted by their value. Each is one op; the emitter moves the elements through
-// shared memory.
+// tl::flip, tl::gather, tl::sort, tl::topk and tl::histogram -> tile IR: elements picked by
+// their position along an axis, put in order along it, or counted by their value. Each is one
+// op; the emitter moves the elements through shared memory.
 //
 //   tl::flip(t)                  %5 = flip %4:t [1] : tile<float, M, N>   (the last axis)
 //   tl::flip<0>(t)               %5 = flip %4:t [0] : tile<float, M, N>
 //   tl::gather<1>(src, idx)      %7 = gather %5:src, %6:idx [1] : tile<float, M, K>
+//   tl::sort<1, true>(t)         %5 = sort %4:t [1, 1] : tile<float, M, N>  (axis, descending)
+//   tl::topk<8>(t)               %5 = sort %4:t [1, 1] : tile<float, M, 8>  (largest first)
 //   tl::histogram<16>(x, x < n)  %9 = histogram %7:x, %8 : tile<int, 16>
 #include "frontend/Lowerer.h"
 
@@ -40,7 +42,7 @@ constexpr int64_t kMaxBins = 8192;
 } // namespace
 
 bool Lowerer::isIndexedOpName(const std::string &n) {
-  return n == "flip" || n == "gather" || n == "histogram";
+  return n == "flip" || n == "gather" || n == "histogram" || n == "sort" || n == "topk";
 }
 
 /// The axis template argument of tl::flip / tl::gather for a tile of rank `rank`, made
@@ -71,9 +73,89 @@ std::optional<int> Lowerer::indexedAxis(const CallExpr *call, const Callee &c, s
   return int(a < 0 ? a + r : a);
 }
 
+/// tl::sort<AXIS, DESCENDING>(t) and tl::topk<K, AXIS>(t): one sort op, attrs [axis,
+/// descending]; a topk's result is K long along the axis (the first K of a descending sort).
+Value *Lowerer::lowerSort(const CallExpr *call, const Callee &c) {
+  const bool topk = c.name == "topk";
+  const std::string op = "tl::" + c.name;
+  if (c.templateArgs.size() > 2) {
+    error(call, topk ? "tl::topk takes the count and the axis: tl::topk<K, AXIS>(t)"
+                     : "tl::sort takes the axis and whether it sorts descending: "
+                       "tl::sort<AXIS, DESCENDING>(t)");
+    return nullptr;
+  }
+  if (topk && c.templateArgs.empty()) {
+    error(call, "tl::topk needs the count as a template argument: tl::topk<K>(t)");
+    return nullptr;
+  }
+  if (!wantArgs(call, c, 1, 1))
+    return nullptr;
+  Value *v = lowerExpr(call->getArg(0));
+  if (!v)
+    return nullptr;
+  const ElemType &e = v->type.elem;
+  if (v->type.isScalar() || v->type.pointer || e.isFp8()) {
+    error(call->getArg(0), op + " takes a tile of float, double, half, bfloat16, integers or "
+                                "bool, not " + v->type.str() +
+                                (e.isFp8() ? "; cast it to tl::half first" : ""));
+    return nullptr;
+  }
+  const size_t rank = v->type.shape.size();
+  // The axis: sort's first template argument, topk's second; the last axis by default.
+  Callee axisCallee = c;
+  axisCallee.templateArgs.clear();
+  const size_t axisAt = topk ? 1 : 0;
+  if (c.templateArgs.size() > axisAt)
+    axisCallee.templateArgs.push_back(c.templateArgs[axisAt]);
+  auto axis = indexedAxis(call, axisCallee, rank, int(rank) - 1);
+  if (!axis)
+    return nullptr;
+  const SymExpr &n = v->type.shape[size_t(*axis)];
+  SymExpr descending(topk ? 1 : 0);
+  if (!topk && c.templateArgs.size() > 1) {
+    auto d = templateArgSym(c.templateArgs[1]);
+    if (!d)
+      return nullptr;
+    descending = *d;
+  }
+  Type t = v->type;
+  if (topk) {
+    auto k = templateArgSym(c.templateArgs[0]);
+    if (!k)
+      return nullptr;
+    std::string spelled = "tl::topk<" + k->str() + ">";
+    if (k->isConst() && (k->value() <= 0 || (k->value() & (k->value() - 1)))) {
+      error(call, spelled + ": K is the size of the result along the axis, a power of two; "
+                            "take a power of two and use the first K");
+      return nullptr;
+    }
+    if (k->isConst() && n.isConst() && k->value() > n.value()) {
+      error(call, spelled + ": the axis holds " + n.str() + " elements; K may be at most that");
+      return nullptr;
+    }
+    if (!(k->isConst() && n.isConst())) {
+      // Known where the kernel is compiled: checked there, with the same words.
+      Op *check = emit(OpKind::StaticAssert, {}, Type{}, call, /*hasResult=*/false);
+      check->opcode = spelled + ": K is a power of two no larger than the axis (" + n.str() + ")";
+      check->attrs.push_back(SymExpr::expr("(" + k->str() + ") > 0 && ((" + k->str() + ") & ((" +
+                                               k->str() + ") - 1)) == 0 && (" + k->str() +
+                                               ") <= (" + n.str() + ")",
+                                           true));
+    }
+    t.shape[size_t(*axis)] = *k;
+  }
+  if (!topk && n.isConst(1))
+    return v; // one element along the axis: already in order
+  Op *s = emit(OpKind::Sort, {v}, t, call);
+  s->attrs = {SymExpr(*axis), descending};
+  return s->result;
+}
+
 Value *Lowerer::lowerIndexedOp(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
   const std::string op = "tl::" + n;
+  if (n == "sort" || n == "topk")
+    return lowerSort(call, c);
   if (c.templateArgs.size() > 1) {
     error(call, op + " takes one template argument, " +
                     std::string(n == "histogram" ? "the number of bins" : "the axis"));

@@ -152,6 +152,7 @@ public:
 
   // --- tl::flip, tl::gather, tl::histogram (IndexedOps.cpp) ---
   static bool isIndexedOpName(const std::string &name);
+  Value *lowerSort(const clang::CallExpr *call, const Callee &c);
   Value *lowerIndexedOp(const clang::CallExpr *call, const Callee &callee);
   std::optional<int> indexedAxis(const clang::CallExpr *call, const Callee &c, size_t rank,
                                  std::optional<int> dflt);

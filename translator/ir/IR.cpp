@@ -61,6 +61,8 @@ const char *opKindName(OpKind k) {
     return "reshape";
   case OpKind::Flip:
     return "flip";
+  case OpKind::Sort:
+    return "sort";
   case OpKind::Gather:
     return "gather";
   case OpKind::Histogram:

@@ -43,6 +43,9 @@ enum class OpKind {
   Trans,         // rank-2 transpose (through shared memory)
   Reshape,       // same elements in row-major order, another shape (through shared memory)
   Flip,          // axis attr[0] reversed (tl::flip; through shared memory)
+  Sort,          // every line along axis attr[0] sorted, descending when attr[1] (a bool,
+                 // possibly a template parameter) holds; the result keeps the first
+                 // result.shape[axis] of each line (tl::sort; tl::topk: descending, K long)
   Gather,        // operands: src, index; the result has the index's shape and, along axis
                  // attr[0], src's element at the index (tl::gather; src through shared memory)
   Histogram,     // operands: values (rank 1) [, mask]; the result [NUM_BINS] counts each value

@@ -231,6 +231,12 @@ std::string verifyKernel(const Kernel &k) {
     if (op.kind == OpKind::Flip &&
         (op.operands.size() != 1 || !op.result || !axisOk(op.operands[0])))
       err = "flip takes one tile and an axis of it";
+    if (op.kind == OpKind::Sort &&
+        (op.operands.size() != 1 || !op.result || op.attrs.size() != 2 ||
+         !op.attrs[0].isConst() || op.attrs[0].value() < 0 ||
+         size_t(op.attrs[0].value()) >= op.operands[0]->type.shape.size() ||
+         op.result->type.shape.size() != op.operands[0]->type.shape.size()))
+      err = "sort takes one tile, an axis of it and whether it sorts descending";
     if (op.kind == OpKind::Gather &&
         (op.operands.size() != 2 || !op.result || !axisOk(op.operands[0]) ||
          op.operands[1]->type.shape.size() != op.operands[0]->type.shape.size()))

@@ -67,7 +67,7 @@ bool isSideEffectFree(OpKind kind) {
   return isRegisterArithmetic(kind) || kind == OpKind::Param || kind == OpKind::ProgramId ||
          kind == OpKind::NumPrograms || kind == OpKind::Programs || kind == OpKind::ConvertLayout || kind == OpKind::Trans ||
          kind == OpKind::Reshape || kind == OpKind::SmemRing || kind == OpKind::StageView ||
-         kind == OpKind::SmemBuffer || kind == OpKind::Flip || kind == OpKind::Gather ||
+         kind == OpKind::SmemBuffer || kind == OpKind::Flip || kind == OpKind::Sort || kind == OpKind::Gather ||
          kind == OpKind::Histogram;
 }
 

@@ -37,5 +37,6 @@
 #include <tilec/tl/reduction.h>
 #include <tilec/tl/scan.h>
 #include <tilec/tl/shape.h>
+#include <tilec/tl/sort.h>
 #include <tilec/tl/swizzle.h>
 #include <tilec/tl/tile.h>

@@ -1,6 +1,6 @@
-// tl::flip, tl::gather and tl::histogram: the kernels the GPU test launches and the
-// interpreter test checks against plain loops. Sizes are not multiples of the blocks, so
-// masked-off lanes load their `other` values, which then show in the results.
+// tl::flip, tl::gather, tl::sort / tl::topk and tl::histogram: the kernels the GPU test
+// launches and the interpreter test checks against plain loops. Sizes are not multiples of the
+// blocks, so masked-off lanes load their `other` values, which then show in the results.
 #include <tilec/tl.h>
 
 // A rank-1 block reversed, masked at the end of the data.
@@ -89,4 +89,34 @@ TILEC_KERNEL void histogram_2d(const float *x, const uint8_t *bytes, int *where_
   tl::store(where_max + tl::arange<0, C>(), tl::histogram<C>(tl::argmax<1>(v)));
   auto b = tl::load(bytes + tl::arange<0, R * C>());
   tl::store(byte_counts + tl::arange<0, 256>(), tl::histogram<256>(b));
+}
+
+// A block sorted, ascending or descending; the values hold -0.0, +0.0, infinities and NaNs,
+// and the tail past the data loads +inf.
+template <int B, bool DESC> TILEC_KERNEL void sort_1d(const float *x, float *out, int n) {
+  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
+  auto v = tl::load(x + offs, offs < n, INFINITY);
+  tl::store(out + offs, tl::sort<0, DESC>(v), offs < n);
+}
+
+// An [R, C] block of a rows x C matrix: the K largest halves of each row (Triton's tl.topk),
+// and an int tile sorted down its columns (axis 0); rows past the data load 0.
+template <int R, int C, int K>
+TILEC_KERNEL void sort_2d(const tl::half *x, const int *ints, tl::half *top, int *cols_sorted,
+                          int rows) {
+  auto r = tl::program_id(0) * R + tl::expand_dims<1>(tl::arange<0, R>());
+  auto c = tl::expand_dims<0>(tl::arange<0, C>());
+  auto k = tl::expand_dims<0>(tl::arange<0, K>());
+  tl::store(top + r * K + k, tl::topk<K>(tl::load(x + r * C + c, r < rows, 0.0f)), r < rows);
+  auto v = tl::load(ints + r * C + c, r < rows, 0);
+  tl::store(cols_sorted + r * C + c, tl::sort<0>(v), r < rows);
+}
+
+// An [A, B, C] tile of int8 sorted along its middle axis, descending.
+template <int A, int B, int C> TILEC_KERNEL void rank3_sort(const int8_t *x, int8_t *out) {
+  auto i = tl::expand_dims<2>(tl::expand_dims<1>(tl::arange<0, A>()));
+  auto j = tl::expand_dims<2>(tl::expand_dims<0>(tl::arange<0, B>()));
+  auto k = tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, C>()));
+  auto offs = i * (B * C) + j * C + k;
+  tl::store(out + offs, tl::sort<1, true>(tl::load(x + offs)));
 }
