@@ -229,6 +229,11 @@ void recountUses(Kernel &k) {
   countIn(k.body);
 }
 
+bool dotStagesNothing(const Op &op) {
+  return op.kind == OpKind::Dot && op.operands[1]->type.shared &&
+         (op.operands[0]->type.shared || op.dotRegistersA);
+}
+
 std::map<const Value *, int> dotOperandReads(Kernel &k) {
   std::map<const Value *, int> reads;
   walkOps(k, [&](Op &op) {

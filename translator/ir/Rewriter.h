@@ -13,6 +13,7 @@
 //                      then the ones that fed only it
 //   recountUses        recomputes every value's use count from scratch
 //   dotOperandReads    how many times each value is read as a tl::dot's a or b
+//   dotStagesNothing   a tl::dot that stages no operand through the scratch buffer
 //   cloneRegion        copies a region's ops (nested regions too) to the end of another
 //   cloneOps           copies some ops (nested regions too) to the end of a region
 #pragma once
@@ -107,6 +108,11 @@ void recountUses(Kernel &k);
 /// How many times each value is read as a tl::dot's a or b operand: a value read that often
 /// in all (its `uses`, yields included) is read by nothing else.
 std::map<const Value *, int> dotOperandReads(Kernel &k);
+
+/// A tl::dot whose operands are in shared memory already (or A in registers, which wgmma
+/// reads there): it stages nothing through the scratch buffer, so it has no block barrier
+/// inside.
+bool dotStagesNothing(const Op &op);
 
 /// Appends copies of `src`'s ops (with their nested regions, results named as the originals)
 /// to `dst`. `map` takes values of `src` to the values the copies read instead: on entry, at

@@ -16,17 +16,11 @@ bool bothShared(const Op &op) {
          !op.dotRegistersA && !op.dotNoWait;
 }
 
-/// A dot that stages nothing through the scratch buffer (no barrier inside).
-bool stagesNothing(const Op &op) {
-  return op.kind == OpKind::Dot && op.operands[1]->type.shared &&
-         (op.operands[0]->type.shared || op.dotRegistersA);
-}
-
 /// What a dot may be moved up across: nothing that writes shared memory, waits for it or
 /// passes a barrier that makes it ready.
 bool passable(const Op &op) {
   return isRegisterArithmetic(op.kind) || op.kind == OpKind::StageView ||
-         op.kind == OpKind::StageRead || op.kind == OpKind::Reduce || stagesNothing(op);
+         op.kind == OpKind::StageRead || op.kind == OpKind::Reduce || dotStagesNothing(op);
 }
 
 class Overlap {
@@ -54,7 +48,7 @@ private:
       at[r.ops[j].get()] = j;
     for (size_t j = i + 1; j < r.ops.size(); ++j) {
       Op *second = r.ops[j].get();
-      if (second->kind == OpKind::Dot && stagesNothing(*second) && !second->dotNoWait) {
+      if (dotStagesNothing(*second) && !second->dotNoWait) {
         std::vector<Op *> defs; // what moves up with it, in order
         if (movable(*second, first, at, i, j, defs)) {
           std::sort(defs.begin(), defs.end(),

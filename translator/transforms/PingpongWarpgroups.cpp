@@ -9,12 +9,6 @@ namespace tilec {
 
 namespace {
 
-/// A dot that stages nothing through the scratch buffer (no barrier of the block inside).
-bool stagesNothing(const Op &op) {
-  return op.operands[1]->type.shared && (op.operands[0]->type.shared || op.dotRegistersA);
-}
-
-
 bool hasNestedDot(const Op &op) {
   bool found = false;
   for (auto &r : op.regions)
@@ -68,12 +62,13 @@ void takeTurns(Kernel &k, Op *loop) {
     if (hasNestedDot(*op))
       return;
     if (op->kind == OpKind::Dot) {
-      if (!stagesNothing(*op))
+      if (!dotStagesNothing(*op))
         return;
       dots.push_back(op.get());
     }
   }
-  if (!freed || dots.size() < 2 || !dotsFeedDots(body))
+  // overlap-dots pairs every dot it issues without waiting with the next one.
+  if (!freed || dots.size() < 2 || dots.back()->dotNoWait || !dotsFeedDots(body))
     return;
 
   Op *flagOp = Builder(k, loop).create(OpKind::WarpgroupTurns, {},
@@ -92,8 +87,6 @@ void takeTurns(Kernel &k, Op *loop) {
     Op *pairWait = nullptr; // overlap-dots' dot_wait completing `first`
     if (first->dotNoWait) {
       // An overlap-dots pair: the next dot, then the dot_wait completing the first.
-      if (i + 1 >= dots.size())
-        return; // not reached: overlap-dots pairs every nowait dot
       turn.push_back(dots[++i]);
       OpPosition at = locate(k, turn[1]);
       if (at.index + 1 < body.ops.size() && body.ops[at.index + 1]->kind == OpKind::DotWait)
@@ -121,7 +114,8 @@ void takeTurns(Kernel &k, Op *loop) {
         wait->line = loop->line;
       }
     } else {
-      Builder after(k, pairWait ? pairWait : last, /*after=*/true);
+      // A pair whose first dot completes later: the turn passes once both are issued.
+      Builder after(k, last, /*after=*/true);
       turnOp(after, OpKind::TurnEnd, ends, loop);
     }
   }
