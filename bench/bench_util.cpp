@@ -48,14 +48,20 @@ size_t buffer_sets(size_t bytes) {
   return bytes < 2 * size_t(l2) ? (4 * size_t(l2) + bytes - 1) / bytes : 1;
 }
 
-double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup, int reps) {
+double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup, int reps,
+                 const std::function<void()> &before) {
   int i = 0;
-  for (; i < warmup; ++i)
+  for (; i < warmup; ++i) {
+    if (before)
+      before();
     run(i);
+  }
   std::vector<cudaEvent_t> ev(2 * reps);
   for (cudaEvent_t &e : ev)
     CHECK_CUDA(cudaEventCreate(&e));
   for (int r = 0; r < reps; ++r, ++i) {
+    if (before)
+      before();
     CHECK_CUDA(cudaEventRecord(ev[2 * r], s));
     run(i);
     CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], s));

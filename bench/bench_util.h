@@ -42,9 +42,11 @@ double now_s();
 size_t buffer_sets(size_t bytes);
 
 /// Median of `reps` cudaEvent timings (ms) of run(i) on stream `s`, after `warmup` calls;
-/// i counts up from 0 across all calls (for rotating buffers).
+/// i counts up from 0 across all calls (for rotating buffers). `before`, when given, is
+/// enqueued ahead of every call outside the timed span (restoring the inputs of a kernel
+/// that writes over them).
 double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup = 10,
-                 int reps = 50);
+                 int reps = 50, const std::function<void()> &before = {});
 
 /// The body of a benchmark's main: exits 77 ("SKIPPED") without a GPU, otherwise runs
 /// `body` on a fresh non-blocking stream; any exception is reported under `name` (exit 1).

@@ -28,6 +28,7 @@
 #include "transforms/PersistentPrograms.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
+#include "transforms/PrefetchRows.h"
 #include "transforms/SinkWideningCasts.h"
 #include "transforms/SplitRaggedLoops.h"
 #include "transforms/TmaCopies.h"
@@ -179,6 +180,11 @@ const std::vector<PassInfo> &passTable() {
        "casts of tiles to a wider element type move down to their first reader, so that the "
        "registers hold the narrow elements until then (transforms/SinkWideningCasts.cpp)",
        infallible<runSinkWideningCasts>},
+      {"prefetch-rows",
+       "a tile load of a whole row at the kernel's top level gets the row prefetched into L2 "
+       "by the copy engine ahead of the first load, so that loads ptxas issues late wait on L2 "
+       "rather than DRAM (transforms/PrefetchRows.cpp)",
+       infallible<runPrefetchRows>},
   };
   return table;
 }

@@ -17,6 +17,28 @@ def median_ms(fn, grad_to_none=None):
                                    return_mode="median")
 
 
+def median_ms_restored(fn, restore, warmup=10, reps=50):
+    """Median of per-launch event timings, each launch after restore() and a 256 MB write that
+    leaves no input in L2, neither timed: for kernels that write over their own inputs
+    (bench_corpus.cpp's Restore does the same on the tilec side)."""
+    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    for _ in range(warmup):
+        restore()
+        fn()
+    times = []
+    for _ in range(reps):
+        restore()
+        flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        times.append((start, end))
+    torch.cuda.synchronize()
+    ms = sorted(s.elapsed_time(e) for s, e in times)
+    return ms[len(ms) // 2]
+
+
 def require_gpu():
     if not torch.cuda.is_available():
         print("SKIPPED: no GPU (torch.cuda.is_available() is false)", file=sys.stderr)

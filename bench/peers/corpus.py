@@ -11,7 +11,9 @@ rope,cross_entropy,kl_div,group_norm}.py, BSD 2-Clause licence) with the same al
 blocking, block sizes and num_warps, restricted to what the tilec ports keep (RMSNorm's
 "llama" casting mode with a weight; cross-entropy without class weights, soft-capping or
 accuracy outputs). Rows are named as bench_corpus.cpp names them, so bench/report.py pairs
-them, and GB/s uses the same byte counts. Times: triton.testing.do_bench, median.
+them, and GB/s uses the same byte counts. Times: triton.testing.do_bench, median; kernels that
+write over their inputs (GLU backward passes, cross-entropy) get them back before every launch
+(common.median_ms_restored), as bench_corpus.cpp does.
 """
 import os
 import sys
@@ -21,7 +23,7 @@ import triton
 import triton.language as tl
 from triton.language.extra import libdevice
 
-from common import emit, median_ms, require_gpu
+from common import emit, median_ms, median_ms_restored, require_gpu
 
 ROWS = 4096
 LOG2_E = tl.constexpr(1.4426950408889634)
@@ -378,8 +380,8 @@ def argmax_kernel(inp, out_index, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.co
     tl.store(out_index + m_offset * K + pid_k, argmax_values, mask=m_offset < M)
 
 
-def report(name, nbytes, note, fn):
-    ms = median_ms(fn)
+def report(name, nbytes, note, fn, restore=None):
+    ms = median_ms_restored(fn, restore) if restore else median_ms(fn)
     emit("corpus " + name, "triton", ms, "GB/s", nbytes / (ms * 1e6), note)
 
 
@@ -438,14 +440,21 @@ def bench_glu(cols):
     n = ROWS * cols
     shape, note = f" bf16 {ROWS}x{cols}", f"BLOCK_SIZE={block} num_warps={warps}"
     args = dict(n_cols=cols, BLOCK_SIZE=block, num_warps=warps)
+    # the backward passes write da and db over a and b: every launch starts from the same a, b
+    a0, b0 = a.clone(), b.clone()
+
+    def fresh():
+        a.copy_(a0)
+        b.copy_(b0)
+
     report("swiglu fwd" + shape, 3 * n * 2, note,
-           lambda: swiglu_fwd[(ROWS,)](a, b, c, cols, 1.0, **args))
+           lambda: swiglu_fwd[(ROWS,)](a, b, c, cols, 1.0, **args), fresh)
     report("swiglu bwd" + shape, 5 * n * 2, note,
-           lambda: swiglu_bwd[(ROWS,)](dc, a, b, cols, 1.0, **args))
+           lambda: swiglu_bwd[(ROWS,)](dc, a, b, cols, 1.0, **args), fresh)
     report("geglu fwd" + shape, 3 * n * 2, note,
-           lambda: geglu_fwd[(ROWS,)](a, b, c, cols, **args))
+           lambda: geglu_fwd[(ROWS,)](a, b, c, cols, **args), fresh)
     report("geglu bwd" + shape, 5 * n * 2, note,
-           lambda: geglu_bwd[(ROWS,)](dc, a, b, cols, **args))
+           lambda: geglu_bwd[(ROWS,)](dc, a, b, cols, **args), fresh)
 
 
 def bench_rope():
@@ -471,11 +480,12 @@ def bench_cross_entropy(vocab):
     y = (torch.arange(ROWS, device="cuda", dtype=torch.int64) * 7919) % vocab
     loss = torch.empty(ROWS, device="cuda", dtype=torch.bfloat16)
     n = ROWS * vocab
+    x0 = x.clone()  # the gradient is written over the logits
     report(f"cross_entropy bf16 {ROWS}x{vocab}", 3 * n * 2 + ROWS * 8 + ROWS * 2,
            f"BLOCK_SIZE={block} num_warps=32 reduction=mean",
            lambda: cross_entropy_kernel[(ROWS,)](x, x.stride(-2), y, 1, loss, 1, vocab, ROWS,
                                                  -100, 0.0, 0.0, MEAN=True, BLOCK_SIZE=block,
-                                                 num_warps=32))
+                                                 num_warps=32), lambda: x.copy_(x0))
 
 
 def bench_kl_div(vocab):

@@ -47,6 +47,7 @@
 #include <tilec/device/sm80/mma_store.cuh>
 #include <tilec/device/sm80/reduce_axis_mma.cuh>
 
+#include <tilec/device/sm90/prefetch.cuh>
 #include <tilec/device/sm90/tma.cuh>
 #include <tilec/device/sm90/turns.cuh>
 #include <tilec/device/sm90/wgmma.cuh>

@@ -42,4 +42,6 @@ TILEC_KERNEL void scale(const float *x, float *out, int n) {
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR:      // -----// IR after sink-widening-casts //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
+// IR:      // -----// IR after prefetch-rows //----- //
+// IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
 // IR-NOT:  // -----//

@@ -206,6 +206,7 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::TurnBegin:
   case OpKind::TurnEnd:
   case OpKind::TurnsFinish:
+  case OpKind::PrefetchL2:
   case OpKind::DotWait:
     break;
   }
@@ -241,6 +242,8 @@ void KernelEmitter::emitOp(const Op &op) {
   if (op.kind == OpKind::WarpgroupTurns || op.kind == OpKind::TurnBegin ||
       op.kind == OpKind::TurnEnd || op.kind == OpKind::TurnsFinish)
     return emitTurns(op);
+  if (op.kind == OpKind::PrefetchL2)
+    return emitPrefetchL2(op);
   if (op.kind == OpKind::LocalAlloc)
     return emitLocalAlloc(op);
   if (op.kind == OpKind::If)

@@ -71,6 +71,14 @@ void KernelEmitter::emitLoad(const Op &op) {
   *out_ << ");\n";
 }
 
+void KernelEmitter::emitPrefetchL2(const Op &op) {
+  comment(op);
+  const std::string count = op.operands.size() > 1 ? elem(op.operands[1], "0") : op.attrs[0].str();
+  *out_ << "  tilec::prefetch_row_l2<" << op.attrs[0].str() << ", " << op.attrs[1].operand()
+        << " / THREADS>(tid, " << elem(op.operands[0], "0") << ", " << count
+        << "); // into L2 ahead of the load\n";
+}
+
 void KernelEmitter::emitStore(const Op &op) {
   const Value *ptrs = op.operands[0];
   const Value *val = op.operands[1];

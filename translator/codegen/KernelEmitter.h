@@ -108,6 +108,7 @@ private:
   std::string accessWidth(const Op &op, const std::string &w, const std::string &uniformName,
                           const std::string &what);
   void emitLoad(const Op &op);
+  void emitPrefetchL2(const Op &op);
   void emitStore(const Op &op);
   void emitFor(const Op &op);
   void emitWhile(const Op &op);

@@ -129,6 +129,8 @@ const char *opKindName(OpKind k) {
     return "turn_end";
   case OpKind::TurnsFinish:
     return "turns_finish";
+  case OpKind::PrefetchL2:
+    return "prefetch_l2";
   case OpKind::DotWait:
     return "dot_wait";
   case OpKind::SmemBuffer:

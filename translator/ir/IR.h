@@ -122,6 +122,10 @@ enum class OpKind {
                  // warpgroup (their tensor-core work is issued)
   TurnsFinish,   // operand the flag, after the loop: the first warpgroup takes the turn the
                  // second passed it last, so that no arrival is left over
+  PrefetchL2,    // operands: a scalar pointer, optionally a count of elements (else attr[0]'s):
+                 // the copy engine brings [p, p + count) into L2, a hint ahead of the tile
+                 // load of attr[0] elements it was made for; attr[1] the bytes of all the
+                 // rows the program prefetches (prefetch-rows)
   DotWait,       // operands: results of tl::dots issued without waiting (`nowait`, made by
                  // overlap-dots): their tensor-core work is complete here; read them after it
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;

@@ -118,7 +118,7 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::ProducerBranch || op.kind == OpKind::TmaLoad ||
                     op.kind == OpKind::MbarrierRelease || op.kind == OpKind::DotWait ||
                     op.kind == OpKind::TurnBegin || op.kind == OpKind::TurnEnd ||
-                    op.kind == OpKind::TurnsFinish;
+                    op.kind == OpKind::TurnsFinish || op.kind == OpKind::PrefetchL2;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -189,6 +189,14 @@ std::string verifyKernel(const Kernel &k) {
            return v->def && v->def->kind == OpKind::Dot && v->def->dotNoWait;
          })))
       err = "dot_wait takes the results of tl::dots issued without waiting (nowait)";
+    if (op.kind == OpKind::PrefetchL2 &&
+        (op.operands.empty() || op.operands.size() > 2 || !op.operands[0]->type.isScalar() ||
+         !op.operands[0]->type.pointer ||
+         (op.operands.size() == 2 && (!op.operands[1]->type.isScalar() ||
+                                      op.operands[1]->type.pointer)) ||
+         op.attrs.size() != 2))
+      err = "prefetch_l2 takes a scalar pointer and optionally a scalar count, the tile's "
+            "element count and the bytes of all the program's prefetched rows";
     if ((op.kind == OpKind::TurnBegin || op.kind == OpKind::TurnEnd ||
          op.kind == OpKind::TurnsFinish) &&
         (op.operands.empty() || !op.operands[0]->def ||

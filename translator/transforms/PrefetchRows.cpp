@@ -1,0 +1,108 @@
+#include "transforms/PrefetchRows.h"
+
+#include "ir/Rewriter.h"
+
+#include <set>
+
+namespace tilec {
+
+namespace {
+
+/// The row a tile load reads: its first element's pointer and, when masked, its length.
+struct Row {
+  Value *base = nullptr;
+  Value *count = nullptr; // null: the whole tile
+  SymExpr elems = 0;
+};
+
+/// `load (addptr %p, arange[0, B]) [, arange < %n [, other]]` of a rank-1 tile, not volatile.
+bool rowOf(const Op &load, Row &row) {
+  if (load.kind != OpKind::Load || !load.result || load.isVolatile ||
+      load.result->type.shape.size() != 1)
+    return false;
+  const Op *ptrs = defOf(load.operands[0], OpKind::AddPtr);
+  if (!ptrs || ptrs->operands.size() != 2 || !ptrs->operands[0]->type.isScalar())
+    return false;
+  const Value *cols = ptrs->operands[1];
+  const Op *arange = defOf(cols, OpKind::Arange);
+  if (!arange || arange->attrs.size() != 2 || !arange->attrs[0].isConst(0))
+    return false;
+  row.base = ptrs->operands[0];
+  row.elems = arange->attrs[1];
+  if (load.operands.size() < 2)
+    return true;
+  const Op *mask = defOf(load.operands[1], OpKind::Binary);
+  if (!mask || mask->opcode != "<" || mask->operands.size() != 2 || mask->operands[0] != cols ||
+      !mask->operands[1]->type.isScalar() || mask->operands[1]->type.pointer)
+    return false;
+  row.count = mask->operands[1];
+  return true;
+}
+
+/// Whether `v` is computed from tl::program_id (through register arithmetic): a row that is
+/// the program's own. A row every program reads (a norm's weights) stays in L2 anyway.
+bool fromProgramId(const Value *v, int depth = 0) {
+  if (!v || !v->def || depth > 32)
+    return false;
+  if (v->def->kind == OpKind::ProgramId)
+    return true;
+  if (!isRegisterArithmetic(v->def->kind))
+    return false;
+  for (const Value *o : v->def->operands)
+    if (fromProgramId(o, depth + 1))
+      return true;
+  return false;
+}
+
+/// Whether `v` is computed by an op before position `at` of the body (or is a region-free
+/// kernel input), so that an op inserted there may read it.
+bool definedBefore(const Region &body, size_t at, const Value *v) {
+  for (size_t i = 0; i < at; ++i)
+    if (body.ops[i]->result == v)
+      return true;
+  return false;
+}
+
+} // namespace
+
+void runPrefetchRows(Kernel &k) {
+  Region &body = k.body;
+  size_t first = body.ops.size();
+  for (size_t i = 0; i < body.ops.size(); ++i)
+    if (body.ops[i]->kind == OpKind::Load && body.ops[i]->result &&
+        body.ops[i]->result->type.isTile()) {
+      first = i;
+      break;
+    }
+  if (first == body.ops.size())
+    return;
+  Op *anchor = body.ops[first].get();
+  std::vector<Op *> loads;
+  for (size_t i = first; i < body.ops.size(); ++i)
+    loads.push_back(body.ops[i].get());
+  std::set<std::pair<const Value *, const Value *>> seen; // one prefetch per row
+  std::vector<std::pair<Op *, Row>> rows;
+  SymExpr rowBytes = 0; // of all the program's rows: what a thread holds once they are loaded
+  for (Op *load : loads) {
+    Row row;
+    if (!rowOf(*load, row) || !fromProgramId(row.base) ||
+        !definedBefore(body, first, row.base) ||
+        (row.count && !definedBefore(body, first, row.count)) ||
+        !seen.insert({row.base, row.count}).second)
+      continue;
+    rows.push_back({load, row});
+    rowBytes = rowBytes + row.elems * SymExpr::expr("sizeof(" + load->result->type.cudaElem() + ")", true);
+  }
+  for (auto &[load, row] : rows) {
+    std::vector<Value *> operands = {row.base};
+    if (row.count)
+      operands.push_back(row.count);
+    Op *prefetch = Builder(k, anchor).create(OpKind::PrefetchL2, operands, Type{}, false);
+    prefetch->attrs = {row.elems, rowBytes};
+    prefetch->line = load->line;
+    prefetch->loc = load->loc;
+    prefetch->srcText = load->srcText;
+  }
+}
+
+} // namespace tilec
