@@ -171,6 +171,11 @@ void Orderer::region(Region &r, std::vector<Access> &pending) {
         for (auto &all : op.regions)
           collect(*all, inner);
       region(*sub, inner);
+      // A branch that ends by leaving the kernel: what comes after the `if` runs only where
+      // it was not taken (its condition is a scalar, the same in every thread), so nothing
+      // in it precedes what follows.
+      if (op.kind == OpKind::If && !sub->ops.empty() && sub->ops.back()->kind == OpKind::Return)
+        continue;
       after.insert(after.end(), inner.begin(), inner.end());
     }
     if (op.kind != OpKind::Reduce && op.kind != OpKind::Scan)

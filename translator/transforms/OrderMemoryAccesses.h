@@ -13,7 +13,9 @@
 // argument, or from a pointer whose origin the pass cannot follow; pointer arguments are
 // taken not to overlap each other. Accesses in a loop body also follow the body's own
 // accesses of the previous iteration. Atomics are writes; tile-by-tile pairs in the same
-// layout touch each element from the same thread and need no barrier.
+// layout touch each element from the same thread and need no barrier. The accesses of a
+// branch that ends with a return precede nothing after its `if` (Liger's cross-entropy zeroes
+// an ignored row and returns; the target's load after it needs no barrier).
 #pragma once
 
 #include "ir/IR.h"
