@@ -54,13 +54,11 @@ bool fromProgramId(const Value *v, int depth = 0) {
   return false;
 }
 
-/// Whether `v` is computed by an op before position `at` of the body (or is a region-free
-/// kernel input), so that an op inserted there may read it.
-bool definedBefore(const Region &body, size_t at, const Value *v) {
-  for (size_t i = 0; i < at; ++i)
-    if (body.ops[i]->result == v)
-      return true;
-  return false;
+/// Whether `v` is computed by an op of the kernel's body before position `at` (kernel
+/// arguments are `param` ops there too), so that an op inserted there may read it.
+bool definedBefore(Kernel &k, size_t at, const Value *v) {
+  const OpPosition where = v->def ? locate(k, v->def) : OpPosition{};
+  return where.region == &k.body && where.index < at;
 }
 
 } // namespace
@@ -77,21 +75,20 @@ void runPrefetchRows(Kernel &k) {
   if (first == body.ops.size())
     return;
   Op *anchor = body.ops[first].get();
-  std::vector<Op *> loads;
-  for (size_t i = first; i < body.ops.size(); ++i)
-    loads.push_back(body.ops[i].get());
   std::set<std::pair<const Value *, const Value *>> seen; // one prefetch per row
   std::vector<std::pair<Op *, Row>> rows;
   SymExpr rowBytes = 0; // of all the program's rows: what a thread holds once they are loaded
-  for (Op *load : loads) {
+  for (size_t i = first; i < body.ops.size(); ++i) {
+    Op *load = body.ops[i].get();
     Row row;
-    if (!rowOf(*load, row) || !fromProgramId(row.base) ||
-        !definedBefore(body, first, row.base) ||
-        (row.count && !definedBefore(body, first, row.count)) ||
+    if (!rowOf(*load, row) || !fromProgramId(row.base) || !definedBefore(k, first, row.base) ||
+        (row.count && !definedBefore(k, first, row.count)) ||
         !seen.insert({row.base, row.count}).second)
       continue;
     rows.push_back({load, row});
-    rowBytes = rowBytes + row.elems * SymExpr::expr("sizeof(" + load->result->type.cudaElem() + ")", true);
+    const SymExpr elemBytes =
+        SymExpr::expr("sizeof(" + load->result->type.cudaElem() + ")", true);
+    rowBytes = rowBytes + row.elems * elemBytes;
   }
   for (auto &[load, row] : rows) {
     std::vector<Value *> operands = {row.base};

@@ -28,10 +28,10 @@ __device__ inline void prefetch_row_l2(int tid, const T *p, long long count) {
     if (tid != 0)
       return;
     count = count < 0 ? 0 : count > TILE_ELEMS ? TILE_ELEMS : count;
-    const unsigned long long first = reinterpret_cast<unsigned long long>(p) & ~15ull;
+    const unsigned long long start = reinterpret_cast<unsigned long long>(p);
+    const unsigned long long first = start & ~15ull;
     const unsigned long long end =
-        (reinterpret_cast<unsigned long long>(p) + static_cast<unsigned long long>(count) * sizeof(T)) &
-        ~15ull;
+        (start + static_cast<unsigned long long>(count) * sizeof(T)) & ~15ull;
     if (end > first)
       asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(first),
                    "r"(unsigned(end - first))
