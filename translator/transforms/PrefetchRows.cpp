@@ -3,19 +3,24 @@
 #include "ir/Rewriter.h"
 
 #include <set>
+#include <tuple>
 
 namespace tilec {
 
 namespace {
 
-/// The row a tile load reads: its first element's pointer and, when masked, its length.
+/// The row a tile load reads: its first element at `base` + `offset` (offset null when the
+/// pointer moved by itself) and, when masked, its length.
 struct Row {
   Value *base = nullptr;
-  Value *count = nullptr; // null: the whole tile
+  Value *offset = nullptr; // a scalar, or null
+  Value *count = nullptr;  // null: the whole tile
   SymExpr elems = 0;
 };
 
-/// `load (addptr %p, arange[0, B]) [, arange < %n [, other]]` of a rank-1 tile, not volatile.
+/// `load (addptr %p, C) [, A < %n [, other]]` of a rank-1 tile, not volatile, where A is
+/// arange[0, B] and C is A, or A plus a scalar (`p + row * stride + cols` with the pointer
+/// moved first, or with the offsets computed first).
 bool rowOf(const Op &load, Row &row) {
   if (load.kind != OpKind::Load || !load.result || load.isVolatile ||
       load.result->type.shape.size() != 1)
@@ -23,7 +28,16 @@ bool rowOf(const Op &load, Row &row) {
   const Op *ptrs = defOf(load.operands[0], OpKind::AddPtr);
   if (!ptrs || ptrs->operands.size() != 2 || !ptrs->operands[0]->type.isScalar())
     return false;
-  const Value *cols = ptrs->operands[1];
+  Value *cols = ptrs->operands[1];
+  if (const Op *sum = defOf(cols, OpKind::Binary);
+      sum && sum->opcode == "+" && sum->operands.size() == 2) {
+    const bool scalarFirst = sum->operands[0]->type.isScalar();
+    Value *scalar = sum->operands[scalarFirst ? 0 : 1];
+    if (!scalar->type.isScalar() || scalar->type.pointer)
+      return false;
+    row.offset = scalar;
+    cols = sum->operands[scalarFirst ? 1 : 0];
+  }
   const Op *arange = defOf(cols, OpKind::Arange);
   if (!arange || arange->attrs.size() != 2 || !arange->attrs[0].isConst(0))
     return false;
@@ -75,15 +89,17 @@ void runPrefetchRows(Kernel &k) {
   if (first == body.ops.size())
     return;
   Op *anchor = body.ops[first].get();
-  std::set<std::pair<const Value *, const Value *>> seen; // one prefetch per row
+  std::set<std::tuple<const Value *, const Value *, const Value *>> seen; // one per row
   std::vector<std::pair<Op *, Row>> rows;
   SymExpr rowBytes = 0; // of all the program's rows: what a thread holds once they are loaded
   for (size_t i = first; i < body.ops.size(); ++i) {
     Op *load = body.ops[i].get();
     Row row;
-    if (!rowOf(*load, row) || !fromProgramId(row.base) || !definedBefore(k, first, row.base) ||
+    if (!rowOf(*load, row) || !(fromProgramId(row.base) || fromProgramId(row.offset)) ||
+        !definedBefore(k, first, row.base) ||
+        (row.offset && !definedBefore(k, first, row.offset)) ||
         (row.count && !definedBefore(k, first, row.count)) ||
-        !seen.insert({row.base, row.count}).second)
+        !seen.insert({row.base, row.offset, row.count}).second)
       continue;
     rows.push_back({load, row});
     const SymExpr elemBytes =
@@ -91,7 +107,12 @@ void runPrefetchRows(Kernel &k) {
     rowBytes = rowBytes + row.elems * elemBytes;
   }
   for (auto &[load, row] : rows) {
-    std::vector<Value *> operands = {row.base};
+    Value *start = row.base;
+    if (row.offset) // the row's start as a scalar pointer, next to the prefetch
+      start = Builder(k, anchor)
+                  .create(OpKind::AddPtr, {row.base, row.offset}, row.base->type)
+                  ->result;
+    std::vector<Value *> operands = {start};
     if (row.count)
       operands.push_back(row.count);
     Op *prefetch = Builder(k, anchor).create(OpKind::PrefetchL2, operands, Type{}, false);

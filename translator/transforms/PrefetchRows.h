@@ -1,6 +1,6 @@
-// PrefetchRows: a program's tile load of a row (a rank-1 tile at p + arange(0, B), unmasked or
-// masked by arange(0, B) < n) gets a prefetch of that row into L2 ahead of the program's first
-// tile load, issued by one thread through the copy engine.
+// PrefetchRows: a program's tile load of a row (a rank-1 tile at p + arange(0, B) or at
+// p + (s + arange(0, B)), unmasked or masked by arange(0, B) < n) gets a prefetch of that row
+// into L2 ahead of the program's first tile load, issued by one thread through the copy engine.
 //
 //   before:  %p = addptr %a, %off ; %ptrs = addptr %p, %cols ; ... ; %x = load %ptrs, %mask
 //   after:   prefetch_l2 %p, %n [B] ; ... ; %x = load %ptrs, %mask       (%mask = %cols < %n)
