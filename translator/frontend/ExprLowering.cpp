@@ -193,13 +193,33 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
     t.elem = ElemType::known(ScalarKind::Bool);
   Op *op = emit(OpKind::Binary, {a, b}, t, at);
   op->opcode = opcode;
-  // A tile's true division of floats is Triton's: approximate (within 2 ulp) in 32-bit float,
-  // which halves compute in; exact in double (fdiv resolves by type where T is a template
-  // parameter) and in scalar C++. tl::div_rn asks for the exact one.
-  if (opcode == "/" && t.isTile() && (!t.elem.isKnown() || t.elem.is(ScalarKind::F32)))
+  // True division of floats is Triton's, for tiles and scalars alike: approximate (within 2
+  // ulp) in 32-bit float, which halves compute in; exact in double (fdiv resolves by type where
+  // T is a template parameter). A ported `loss / n` must divide as the original does, and `x /
+  // y` must not change meaning with x's rank. tl::div_rn asks for the exact one. A quotient
+  // of constants (`1.0f / BLOCK`) stays C++'s, which the compiler folds.
+  if (opcode == "/" && (!t.elem.isKnown() || t.elem.is(ScalarKind::F32)) &&
+      !(isFoldable(a) && isFoldable(b)))
     op->opcode = "fdiv";
   return op->result;
 }
+
+/// A value made of constants and template parameters only: the C++ compiler folds it.
+static bool isFoldableDepth(const Value *v, int depth) {
+  if (!v || !v->def || depth > 8 || v->type.isTile() || v->type.pointer)
+    return false;
+  const Op *op = v->def;
+  if (op->kind == OpKind::Constant)
+    return true;
+  if (op->kind != OpKind::Cast && op->kind != OpKind::Binary && op->kind != OpKind::Unary)
+    return false;
+  for (const Value *operand : op->operands)
+    if (!isFoldableDepth(operand, depth + 1))
+      return false;
+  return true;
+}
+
+bool Lowerer::isFoldable(const Value *v) { return isFoldableDepth(v, 0); }
 
 Value *Lowerer::unary(const std::string &opcode, Value *a, const Expr *at) {
   if (!a)

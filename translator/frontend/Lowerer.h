@@ -101,6 +101,8 @@ public:
   Value *lowerExpr(const clang::Expr *e); // through the nesting limit (Nesting.cpp)
   Value *binary(const std::string &opcode, Value *a, Value *b, const clang::Expr *at);
   Value *unary(const std::string &opcode, Value *a, const clang::Expr *at);
+  /// Made of constants and template parameters only, so that the C++ compiler folds it.
+  static bool isFoldable(const Value *v);
   Value *castTo(Value *v, const ElemType &t, const clang::Expr *at);
   /// `mask` itself when it is bool (scalar or tile); otherwise a located error and null. The
   /// interpreter tests a number against zero, the device code takes bool masks.

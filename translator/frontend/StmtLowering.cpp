@@ -57,10 +57,13 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
                                  "tl::split returns, not other values");
         continue;
       }
-      // An explicitly typed scalar declaration converts (`float s = 1;`).
+      // An explicitly typed scalar declaration converts (`float s = 1;`), to a template
+      // type parameter too (`T t = total;` rounds to T where the kernel is instantiated).
       QualType declared = vd->getType();
-      if (!declared->isDependentType() && !declared->isUndeducedType() &&
-          declared->isArithmeticType() && v->type.isScalar() && !v->type.pointer) {
+      bool templateType = declared->getAs<TemplateTypeParmType>() != nullptr;
+      if ((templateType || (!declared->isDependentType() && !declared->isUndeducedType() &&
+                            declared->isArithmeticType())) &&
+          v->type.isScalar() && !v->type.pointer) {
         if (auto t = mapElemType(declared, vd->getLocation()))
           v = castTo(v, *t, vd->getInit());
       }

@@ -27,6 +27,10 @@ std::string nvrtcCheck(const std::string &cuda, const std::string &sourceName,
       "-I" + resources().templates,
       "-I" + cudaInclude,
       "-I" + cudaInclude + "/cccl",
+      // The check is whether the output compiles, not how fast it runs: a fast-compile level
+      // still runs the whole front end and ptxas, in a third of the time. ("max" is slower
+      // than the default on some unrolled kernels: rank-3 tiles took three times as long.)
+      "--Ofast-compile=mid",
   };
   // As the runtime does: fp8 types on request, for kernels generic over their element type.
   for (auto &n : nameExpressions)

@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
       "line-directives", po::bool_switch(&o.lineDirectives),
       "emit #line directives back to the input")(
       "check", po::bool_switch(&o.check),
-      "compile the output with NVRTC and fail if it does not compile")(
+      "compile the output with NVRTC (optimizing for compile time) and fail if it does not "
+      "compile")(
       "arch", po::value(&arch),
       "the target: the family of GPUs the output must run on (sm_80 ... sm_120), and what "
       "--check compiles for (default sm_90a)")(

@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import mutate
 
@@ -69,6 +70,7 @@ def check_input(args, name, inp, expect):
     # --translate-only: the mutants without NVRTC; hand-written inputs keep it (some expect
     # errors that only --check gives).
     nvrtc = not args.translate_only or expect is not None
+    start = time.monotonic()
     kind, detail = run_tilec(args, inp, out, "sm_90a", nvrtc)
     if kind == "accepted":
         k80, d80 = run_tilec(args, inp, os.path.join(args.work, "out80", name), "sm_80", nvrtc)
@@ -84,7 +86,7 @@ def check_input(args, name, inp, expect):
             problem = "expected %s, got %s" % (want, got)
         elif want == "error" and regex and not re.search(regex, detail):
             problem = "stderr does not match '%s'" % regex
-    return name, kind, problem, detail, out
+    return name, kind, problem, detail, out, time.monotonic() - start
 
 
 def headers_compile(args, outs):
@@ -152,11 +154,11 @@ def main():
             results.append(r)
     counts = {}
     failures = []
-    for name, kind, problem, detail, _ in results:
+    for name, kind, problem, detail, _, _ in results:
         counts[kind] = counts.get(kind, 0) + 1
         if problem:
             failures.append((name, problem, detail))
-    accepted = [(name, out) for name, kind, problem, _, out in results
+    accepted = [(name, out) for name, kind, problem, _, out, _ in results
                 if kind == "accepted" and not problem]
     for name, log in headers_compile(args, accepted):
         counts["broken"] = counts.get("broken", 0) + 1
@@ -168,6 +170,9 @@ def main():
         len(inputs), args.count, len(inputs) - args.count,
         ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())),
         len(failures), "" if len(failures) == 1 else "s")
+    # The slowest inputs: what the test's time goes to, for whoever keeps CI short.
+    slowest = sorted(results, key=lambda r: -r[5])[:5]
+    summary += "corpus: slowest: %s\n" % ", ".join("%s %.0f s" % (r[0], r[5]) for r in slowest)
     print(summary, end="")
     with open(os.path.join(args.work, "summary.txt"), "w") as f:
         f.write(summary)
