@@ -2,7 +2,7 @@
 // that a ported `loss / n` divides as its original does. Doubles and integers divide exactly,
 // tl::div_rn is the exact float division, and a quotient of constants and template parameters
 // stays C++'s, which the compiler folds. A local declared with a template type parameter
-// converts to it (`T t = total;`), as in C++.
+// converts to it (`T t = total;`), as in C++, and `T(x)` is a cast.
 #include <tilec/tl.h>
 
 template <int BLOCK, class T>
@@ -15,7 +15,7 @@ TILEC_KERNEL void scalar_division(const float* x, float* out, double* out_d, T* 
   double ratio = scale / n;
   int per_program = n / BLOCK;
   T t = total, two = 2;
-  T generic = t / two;
+  T generic = t / two + T(total) / T(4);
   auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
   auto mask = offs < n;
   auto v = tl::load(x + offs, mask);
@@ -32,7 +32,9 @@ TILEC_KERNEL void scalar_division(const float* x, float* out, double* out_d, T* 
 // IR:       :ratio = binary "/"
 // IR:       :per_program = binary "/"
 // IR:       :t = cast %{{[0-9]+}}:total : T
-// IR:       :generic = binary "fdiv" %{{[0-9]+}}:t, %{{[0-9]+}}:two : T
+// IR:       = binary "fdiv" %{{[0-9]+}}:t, %{{[0-9]+}}:two : T
+// A functional cast to T (`T(total)`) is a cast too.
+// IR:       = cast %{{[0-9]+}}:total : T
 
 // CU:       const float inv_block = (1.0f / tilec::cast<float>(BLOCK));
 // CU:       const float mean = tilec::fdiv(total, tilec::cast<float>(n));
@@ -40,4 +42,4 @@ TILEC_KERNEL void scalar_division(const float* x, float* out, double* out_d, T* 
 // CU:       const double ratio = (scale / tilec::cast<double>(n));
 // CU:       const int per_program = (n / BLOCK);
 // CU:       const T t = tilec::cast<T>(total);
-// CU:       const T generic = tilec::fdiv(t, two);
+// CU:       const T generic = (tilec::fdiv(t, two) + tilec::fdiv(tilec::cast<T>(total), tilec::cast<T>(4)));

@@ -583,6 +583,15 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
       return nullptr;
     return emit(OpKind::Select, {c, ca, cb}, t, e)->result;
   }
+  // `T(x)` where T is a template type parameter: a functional cast, which clang keeps
+  // unresolved until T is known.
+  if (auto *uc = dyn_cast<CXXUnresolvedConstructExpr>(e);
+      uc && uc->getNumArgs() == 1 && !uc->isListInitialization() &&
+      uc->getTypeAsWritten()->getAs<TemplateTypeParmType>()) {
+    auto t = mapElemType(uc->getTypeAsWritten(), uc->getBeginLoc());
+    Value *v = lowerExpr(uc->getArg(0));
+    return t && v ? castTo(v, *t, e) : nullptr;
+  }
   if (auto *ec = dyn_cast<ExplicitCastExpr>(e)) {
     auto t = mapElemType(ec->getTypeAsWritten(), ec->getBeginLoc());
     Value *v = lowerExpr(ec->getSubExprAsWritten());
