@@ -204,14 +204,16 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
   return op->result;
 }
 
-/// A value made of constants and template parameters only: the C++ compiler folds it.
+/// A value made of constants and template parameters by casts, negations and operators: the
+/// C++ compiler folds it (a math function such as tl::exp is not folded, so it does not count).
 static bool isFoldableDepth(const Value *v, int depth) {
   if (!v || !v->def || depth > 8 || v->type.isTile() || v->type.pointer)
     return false;
   const Op *op = v->def;
   if (op->kind == OpKind::Constant)
     return true;
-  if (op->kind != OpKind::Cast && op->kind != OpKind::Binary && op->kind != OpKind::Unary)
+  const bool negation = op->kind == OpKind::Unary && op->opcode == "-";
+  if (op->kind != OpKind::Cast && op->kind != OpKind::Binary && !negation)
     return false;
   for (const Value *operand : op->operands)
     if (!isFoldableDepth(operand, depth + 1))
