@@ -32,6 +32,7 @@
 #include "transforms/SinkWideningCasts.h"
 #include "transforms/SplitRaggedLoops.h"
 #include "transforms/TmaCopies.h"
+#include "transforms/TmaStores.h"
 #include "transforms/TransposeLoads.h"
 #include "transforms/UnitStrideAccesses.h"
 #include "transforms/WarpSpecialize.h"
@@ -67,6 +68,11 @@ std::string warpSpecialize(Kernel &k, const Target &target, const Op **) {
 
 std::string persistentPrograms(Kernel &k, const Target &target, const Op **) {
   runPersistentPrograms(k, target);
+  return "";
+}
+
+std::string tmaStores(Kernel &k, const Target &target, const Op **) {
+  runTmaStores(k, target);
   return "";
 }
 
@@ -158,6 +164,11 @@ const std::vector<PassInfo> &passTable() {
        "a warp-specialized kernel runs its programs in turn in each block, so that the launcher "
        "may start only as many blocks as the GPU holds (transforms/PersistentPrograms.cpp)",
        persistentPrograms},
+      {"tma-stores",
+       "on sm_90a, a warp-specialized kernel's store of a tl::dot result that writes one box of a "
+       "matrix goes through a shared-memory buffer to the copy engine, which completes it while "
+       "the program goes on (transforms/TmaStores.cpp)",
+       tmaStores},
       {"zero-accumulators",
        "tl::dots whose accumulator is zeros write their product instead of adding it, with no "
        "zeros written first (transforms/ZeroAccumulators.cpp)",

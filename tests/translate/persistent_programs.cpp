@@ -95,7 +95,7 @@ TILEC_KERNEL void grouped_mm(const tl::half *a, const tl::half *b, tl::half *c, 
 // and the producer warpgroup may load.
 // H-LABEL: inline void grouped_mm(
 // H:       int programs = int(grid.x);
-// H-NEXT:  const bool persistent = tma_maps_live == (3u | 1u << 31);
+// H-NEXT:  const bool persistent = (tma_maps_live & (3u | 1u << 31)) == (3u | 1u << 31);
 // H-NEXT:  void* params[] = {{.*}}, (void*)&tma_maps_live, (void*)&programs};
 // H:       kernel.launch(key, grid, {{.*}}, shared_bytes, stream, params, persistent);
 

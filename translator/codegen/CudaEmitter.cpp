@@ -61,9 +61,9 @@ void KernelEmitter::decideMaterialization() {
           arrays_.insert(op->operands[j]->id);
     // Loads and stores take their masks, `other` tiles and stored values as arrays; so do
     // atomics that go a run at a time.
-    if (op->kind == OpKind::Load || op->kind == OpKind::Store ||
+    if (op->kind == OpKind::Load || op->kind == OpKind::Store || op->kind == OpKind::TmaStore ||
         (op->kind == OpKind::Atomic && !op->accessWidth.isConst(1)))
-      for (size_t j = 1; j < op->operands.size(); ++j)
+      for (size_t j = 1; j < op->operands.size() && (op->kind != OpKind::TmaStore || j < 3); ++j)
         if (op->operands[j]->type.isTile() && op->operands[j]->def &&
             op->operands[j]->def->kind != OpKind::Param)
           arrays_.insert(op->operands[j]->id);
@@ -208,6 +208,8 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   case OpKind::TurnsFinish:
   case OpKind::PrefetchL2:
   case OpKind::DotWait:
+  case OpKind::TmaStore:
+  case OpKind::TmaStoreDrain:
     break;
   }
   return "/*unreachable*/";
@@ -235,7 +237,8 @@ void KernelEmitter::emitOp(const Op &op) {
       op.kind == OpKind::MbarrierRestart || op.kind == OpKind::FreedRing ||
       op.kind == OpKind::WarpSpecialized || op.kind == OpKind::ProducerThread ||
       op.kind == OpKind::ProducerBranch || op.kind == OpKind::TmaLoad ||
-      op.kind == OpKind::MbarrierRelease)
+      op.kind == OpKind::MbarrierRelease || op.kind == OpKind::TmaStore ||
+      op.kind == OpKind::TmaStoreDrain)
     return emitTma(op);
   if (op.kind == OpKind::Dot || op.kind == OpKind::DotWait)
     return emitDot(op);

@@ -2,6 +2,7 @@
 // kernel receives, the mbarrier ring of a pipelined loop, the copies (each with the cp.async
 // copy it replaced, for when the launcher could not encode its map), arrivals and waits.
 #include "codegen/KernelEmitter.h"
+#include "ir/Rewriter.h"
 #include "ir/SpecFacts.h"
 #include "transforms/PersistentPrograms.h"
 
@@ -211,6 +212,44 @@ void KernelEmitter::emitTma(const Op &op) {
           << ";\n";
     return;
   }
+  case OpKind::TmaStore: {
+    const Value *val = op.operands[1], *buf = op.operands[3];
+    const std::string &map = tmaMapNames_.at(size_t(op.attrs[0].value()));
+    const std::string tile = smemTileType(buf);
+    const std::string offset = buf->def->attrs.empty() ? "0" : buf->def->attrs[0].str();
+    std::string starts;
+    for (const Value *v : {op.operands[4], op.operands[5]})
+      if (!(defOf(v, OpKind::Constant) && v->def->attrs[0].isConst(0)))
+        starts += " && " + elem(v, "0") + " >= 0";
+    if (op.operands.size() > 6) // the block runs several programs
+      starts += " && " + elem(op.operands[6], "0");
+    std::ostringstream fallback;
+    std::ostringstream *saved = out_;
+    out_ = &fallback;
+    emitStore(op);
+    out_ = saved;
+    const std::string fits = names_.fresh(nameOf(buf) + "_fits");
+    *out_ << "  // " << nameOf(buf) << " is allocated (it fits beside the stages) in a layout the copy "
+          << "engine reads\n"
+          << "  constexpr bool " << fits << " = " << op.attrs[1].operand() << " && tilec::tma_tile_ok<"
+          << tile << ">(" << offset << ");\n"
+          << "  // by the copy engine into " << map << " through " << nameOf(buf)
+          << " when the map is encoded and the box starts inside"
+          << (op.operands.size() > 6 ? " (and the block runs several programs)" : "")
+          << ", else as written\n"
+          << "  if (tilec::kTmaAvailable && " << fits << " && "
+          << mapLive(int(op.attrs[0].value())) << starts << ") {\n"
+          << "    tilec::tma_store_tile<" << layoutOf(val) << ", " << tile << ", THREADS>("
+          << arrayArg(val, "0") << ", " << nameOf(buf) << ", &" << map << ", "
+          << elem(op.operands[4], "0") << ", " << elem(op.operands[5], "0") << ", tid);\n"
+          << "  } else {\n"
+          << indent(fallback.str()) << "  }\n";
+    return;
+  }
+  case OpKind::TmaStoreDrain:
+    *out_ << "  // the copy engine has read the tiles this program stored\n"
+          << "  tilec::tma_store_drain(tid);\n";
+    return;
   case OpKind::MbarrierRelease:
     comment(op);
     *out_ << "  if (tid % tilec::WARP_SIZE == 0) tilec::mbarrier_arrive(&" << nameOf(op.operands[0])

@@ -207,12 +207,19 @@ std::string persistentSetup(const Kernel &k, const LauncherNames &n, const std::
                             const std::string &indent) {
   if (!hasPersistentPrograms(k))
     return "";
+  // The maps the producer loads from (a store's map may be missing: it then stores as written).
+  unsigned mask = 1u << 31;
+  walk(k, [&](const Op &op) {
+    if (op.kind == OpKind::TmaCopy || op.kind == OpKind::TmaLoad)
+      mask |= 1u << op.attrs[0].value();
+  });
+  const std::string loaded = "(" + std::to_string(mask & ~(1u << 31)) + "u | 1u << 31)";
   std::ostringstream os;
   os << indent << "// Each block runs programs of the grid in turn: when the producer warpgroup loads,\n"
      << indent << "// the launch may start only as many blocks as the GPU holds at once.\n"
      << indent << "int " << n.programs << " = int(" << grid << ".x);\n"
-     << indent << "const bool " << n.persistent << " = " << n.mapsLive << " == ("
-     << ((1u << tmaMapCount(k)) - 1u) << "u | 1u << 31);\n";
+     << indent << "const bool " << n.persistent << " = (" << n.mapsLive << " & " << loaded
+     << ") == " << loaded << ";\n";
   return os.str();
 }
 

@@ -133,6 +133,10 @@ const char *opKindName(OpKind k) {
     return "prefetch_l2";
   case OpKind::DotWait:
     return "dot_wait";
+  case OpKind::TmaStore:
+    return "tma_store";
+  case OpKind::TmaStoreDrain:
+    return "tma_store_drain";
   case OpKind::SmemBuffer:
     return "smem_buffer";
   case OpKind::SmemTranspose:

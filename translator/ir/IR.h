@@ -128,6 +128,16 @@ enum class OpKind {
                  // rows the program prefetches (prefetch-rows)
   DotWait,       // operands: results of tl::dots issued without waiting (`nowait`, made by
                  // overlap-dots): their tensor-core work is complete here; read them after it
+  TmaStore,      // a Store of a tl::dot result by the copy engine (made by tma-stores): operands
+                 // the Store's pointers, value and mask (as it runs when the launcher could not
+                 // encode the map, or the box starts before (0, 0)), then the staging buffer (an
+                 // smem_buffer), the box's first row and column[, a bool: use the copy
+                 // engine (a persistent block runs several programs)]; attr[0] the tensor map,
+                 // attr[1] the condition under which the buffer is allocated (it fits). The
+                 // threads write the tile into the buffer, one thread issues its copy, and it
+                 // completes in the background
+  TmaStoreDrain, // the copy engine has read the buffers of every tma_store (before the block
+                 // leaves)
   SmemBuffer,    // one tile's buffer in dynamic shared memory for a loop's use: smem<T, M, N>;
                  // attr[0] its byte offset (set by allocate-smem)
   SmemTranspose, // writes smem tile operand 0 ([K, N]) transposed into operand 1 ([N, K])

@@ -118,7 +118,8 @@ std::string verifyKernel(const Kernel &k) {
                     op.kind == OpKind::ProducerBranch || op.kind == OpKind::TmaLoad ||
                     op.kind == OpKind::MbarrierRelease || op.kind == OpKind::DotWait ||
                     op.kind == OpKind::TurnBegin || op.kind == OpKind::TurnEnd ||
-                    op.kind == OpKind::TurnsFinish || op.kind == OpKind::PrefetchL2;
+                    op.kind == OpKind::TurnsFinish || op.kind == OpKind::PrefetchL2 ||
+                    op.kind == OpKind::TmaStore || op.kind == OpKind::TmaStoreDrain;
     if (noResult && op.result)
       err = std::string(opKindName(op.kind)) + " must not produce a single value";
     if (!noResult && !op.result)
@@ -183,6 +184,16 @@ std::string verifyKernel(const Kernel &k) {
          !smemOfRank(op.operands[1], 1) || op.attrs.size() != 1))
       err = "tma_load takes a stage, an mbarrier ring, a stage index, a first row and column, "
             "optionally a matrix of a stack, and a tensor map's index";
+    if (op.kind == OpKind::TmaStore &&
+        ((op.operands.size() != 6 && op.operands.size() != 7) || !op.operands[0]->type.pointer ||
+         op.operands[0]->type.shape.size() != 2 || !smemOfRank(op.operands[3], 2) ||
+         !op.operands[4]->type.isScalar() || !op.operands[5]->type.isScalar() ||
+         op.attrs.size() != 2))
+      err = "tma_store takes a store's pointers, value and mask, a staging smem_buffer, a first "
+            "row and column, optionally a bool (whether to use the copy engine), a tensor map's "
+            "index and the condition for the buffer to be there";
+    if (op.kind == OpKind::TmaStoreDrain && !op.operands.empty())
+      err = "tma_store_drain takes nothing";
     if (op.kind == OpKind::DotWait &&
         (op.operands.empty() ||
          !std::all_of(op.operands.begin(), op.operands.end(), [](const Value *v) {

@@ -188,9 +188,9 @@ bool sameScalar(const Value *a, const Value *b, int depth = 0) {
 }
 
 /// base + rowIndex * stride + colIndex (in any grouping and order, through chained addptrs),
-/// reshaped to the copy's [R, C].
-bool matchPointers(const Op &copy, Box &box) {
-  const Value *ptrs = copy.operands[1];
+/// reshaped to the box's [R, C]; `data` is what is copied (a stage, a stored tile), of the
+/// base's element type.
+bool matchPointers(const Value *ptrs, const Value *data, Box &box) {
   if (ptrs->type.shape.size() != 2)
     return false;
   std::vector<const Value *> terms;
@@ -206,7 +206,7 @@ bool matchPointers(const Op &copy, Box &box) {
   }
   Value *base = const_cast<Value *>(p);
   if (!defOf(base, OpKind::Param) || !base->type.isScalar() || !base->type.pointer ||
-      !(base->type.elem == copy.operands[0]->type.elem))
+      !(base->type.elem == data->type.elem))
     return false;
   bool haveRow = false, haveCol = false;
   std::vector<const Value *> shifts;
@@ -389,12 +389,13 @@ bool nonNegative(const Facts &facts, const Value *v, int depth) {
 }
 
 /// The mask is exactly 0 <= row < ROWS && 0 <= col < COLS, the bounds host values; a bound
-/// `0 <=` may be left out where the index is provably not negative, and both where the index
-/// wraps (`% ROWS`: no mask on that dimension).
-bool matchMask(const Facts &facts, const Op &copy, Box &box) {
+/// `0 <=` may be left out where the index is provably not negative, or where the caller checks
+/// the box's start at run time (`lowerChecked`), and both where the index wraps (`% ROWS`: no
+/// mask on that dimension).
+bool matchMask(const Facts &facts, const Value *mask, Box &box, bool lowerChecked = false) {
   // A tma_copy keeps the copy's mask for its cp.async alternative: copies without one stay.
   std::vector<std::pair<const Op *, int>> atoms;
-  if (copy.operands.size() < 3 || !conjuncts(copy.operands[2], -1, atoms))
+  if (!mask || !conjuncts(mask, -1, atoms))
     return false;
   bool lower[2] = {false, false};
   const Value *upper[2] = {nullptr, nullptr};
@@ -463,7 +464,7 @@ bool matchMask(const Facts &facts, const Op &copy, Box &box) {
       lower[d] = true; // a negative row would read outside the matrix, unmasked
     } else if ((!lower[d] || !(d == 0 ? box.rowShift : box.colShift).empty()) && upper[d]) {
       // `index >= 0` does not bound a shifted coordinate: its start and shift must be.
-      lower[d] = !dims[d]->start || nonNegative(facts, dims[d]->start, 0);
+      lower[d] = !dims[d]->start || nonNegative(facts, dims[d]->start, 0) || lowerChecked;
       for (const Value *f : d == 0 ? box.rowShift : box.colShift)
         lower[d] = lower[d] && nonNegative(facts, f, 0);
     }
@@ -572,6 +573,11 @@ private:
   }
 
   void lowerLoop(Region &parent, size_t at);
+
+public:
+  int storeMap(const Op &store, Value *&row0, Value *&col0);
+
+private:
   Value *stackCoordinates(Op *prologue, const std::vector<std::pair<Op *, Box>> &boxes,
                           std::map<const Op *, Value *> &batchOf);
   bool knownBefore(const Value *v, const Op *prologue);
@@ -840,8 +846,9 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   for (Op *c : copies) {
     Box b;
     bool tile = c->operands[0]->type.shape.size() == 2; // rank-1 stages stay on cp.async
-    if (tile && defOf(c->operands[0], OpKind::StageView) && matchPointers(*c, b) &&
-        matchMask(facts_, *c, b) &&
+    if (tile && defOf(c->operands[0], OpKind::StageView) &&
+        matchPointers(c->operands[1], c->operands[0], b) &&
+        matchMask(facts_, c->operands.size() > 2 ? c->operands[2] : nullptr, b) &&
         wrapsUnseen(*c, b, body) &&
         std::all_of(b.batch.begin(), b.batch.end(),
                     [&](const Value *v) { return knownBefore(v, prologue); }))
@@ -960,7 +967,35 @@ void TmaCopies::lowerLoop(Region &parent, size_t at) {
   inval->line = loop->line;
 }
 
+/// tmaStoreMap's match: maps go after the kernel's maps, numbered after them.
+int TmaCopies::storeMap(const Op &store, Value *&row0, Value *&col0) {
+  const Value *ptrs = store.operands[0], *value = store.operands[1];
+  if (store.operands.size() < 3 || ptrs->type.shape.size() != 2)
+    return -1;
+  Box box;
+  if (!matchPointers(ptrs, value, box) ||
+      !matchMask(facts_, store.operands[2], box, /*lowerChecked=*/true))
+    return -1;
+  // A box written where it stands: no wrapped index (the copy engine cannot wrap rows), no
+  // distance advanced, one matrix.
+  if (box.row.wrap || box.col.wrap || !box.rowShift.empty() || !box.colShift.empty() ||
+      !box.batch.empty())
+    return -1;
+  for (auto &op : k_.body.ops)
+    if (op->kind == OpKind::TmaMap) {
+      lastMap_ = op.get();
+      ++mapCount_;
+    }
+  row0 = box.row.start;
+  col0 = box.col.start;
+  return mapFor(box, value->type);
+}
+
 } // namespace
+
+int tmaStoreMap(Kernel &k, const Op &store, Value *&row0, Value *&col0) {
+  return TmaCopies(k).storeMap(store, row0, col0);
+}
 
 void runTmaCopies(Kernel &k, const Target &target) {
   if (!target.tma)

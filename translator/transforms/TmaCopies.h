@@ -33,4 +33,11 @@ namespace tilec {
 
 void runTmaCopies(Kernel &k, const Target &target);
 
+/// For tma-stores: when `store` (a Store of a rank-2 tile, masked) writes exactly one box of
+/// a row-major matrix, in the form a copy qualifies in above (but with any start: the caller
+/// checks at run time that the box starts at or after (0, 0)), adds a tensor map for it after
+/// the kernel's maps and returns its index, with the box's first row and column in row0 and
+/// col0 (null: 0). Otherwise -1, and nothing changes.
+int tmaStoreMap(Kernel &k, const Op &store, Value *&row0, Value *&col0);
+
 } // namespace tilec

@@ -60,8 +60,9 @@ TILEC_KERNEL void descriptor_matmul(const tl::half *a, const tl::half *b, float 
 // The same on a 1-D grid, programs grouped GROUP_M rows of tiles at a time (tutorial 03's
 // order): on sm_90a the blocks run the programs in turn (persistent-programs), so a grid with
 // more programs than the GPU holds at once launches fewer blocks, each running several.
-template <int BM, int BN, int BK, int GROUP_M>
-TILEC_KERNEL void grouped_descriptor_matmul(const tl::half *a, const tl::half *b, float *c, int M,
+// C in halves: on sm_90a the tile goes to memory through the copy engine (tma-stores).
+template <int BM, int BN, int BK, int GROUP_M, class TC>
+TILEC_KERNEL void grouped_descriptor_matmul(const tl::half *a, const tl::half *b, TC *c, int M,
                                             int N, int K) {
   int pid = tl::program_id(0);
   int num_pid_n = tl::cdiv(N, BN);
@@ -77,6 +78,6 @@ TILEC_KERNEL void grouped_descriptor_matmul(const tl::half *a, const tl::half *b
     acc = tl::dot(a_desc.load({m0, k}), b_desc.load({k, n0}), acc);
   auto rows = m0 + tl::arange<0, BM>();
   auto cols = n0 + tl::arange<0, BN>();
-  tl::store(c + tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols), acc,
+  tl::store(c + tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols), tl::cast<TC>(acc),
             (tl::expand_dims<1>(rows) < M) && (tl::expand_dims<0>(cols) < N));
 }

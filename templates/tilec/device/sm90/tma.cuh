@@ -10,6 +10,11 @@
 // A stage is written in SmemTile's layout: each 16/32/64/128-byte panel is one box (or several
 // of at most 256 rows), with TMA's swizzle of the same width, which is SmemTile's permutation.
 // The host's box shape (runtime/src/tma_map.cpp) follows the same rule.
+//
+// Stores go the other way (tma_store_tile): the program's threads write a register tile into
+// a staging buffer in the same layout, one thread issues the boxes' copies to global memory,
+// and the program goes on while the copy engine drains them; the next store into the buffer
+// (and the block's end, tma_store_drain) first waits until the engine has read it.
 #pragma once
 
 #include <tilec/device/common/smem_tile.cuh>
@@ -204,6 +209,65 @@ __device__ inline void tma_load_stacked_tile(T *dst, const TmaMap *map, int row0
   for_each_tma_box<Tile>(dst, row0, col0, bar, [&](T *d, int row, int col) {
     tma_load_stacked_box(d, map, row, col, matrix, bar);
   });
+}
+
+/// The named barrier tma_store_tile synchronizes the program's threads on (0 is
+/// __syncthreads', 1 and 2 the warpgroups' turns of turns.cuh).
+inline constexpr int kTmaStoreBarrier = 3;
+
+/// Waits until the copy engine has read the shared memory of every store this thread issued.
+__device__ inline void tma_store_wait_read() {
+#ifdef TILEC_TMA_DEVICE
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+#endif
+}
+
+/// One box of `src` (shared memory) into `map` at (row, col); elements outside the tensor are
+/// not written.
+__device__ inline void tma_store_box(const TmaMap *map, int row, int col, const void *src) {
+#ifdef TILEC_TMA_DEVICE
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<unsigned long long>(map)),
+               "r"(smem_address(src)), "r"(col), "r"(row)
+               : "memory");
+#endif
+}
+
+/// Stores register tile `vals` (layout L) at (row0, col0) of `map` through the staging buffer
+/// `buf` (Tile's layout, 1024-byte aligned): every one of the program's THREADS threads calls
+/// it. The copy completes in the background.
+template <class L, class Tile, int THREADS, class T>
+__device__ inline void tma_store_tile(const T *vals, T *buf, const TmaMap *map, int row0,
+                                      int col0, int tid) {
+#ifdef TILEC_TMA_DEVICE
+  static_assert(THREADS % 32 == 0, "a named barrier counts whole warps");
+  if (tid == 0)
+    tma_store_wait_read(); // the previous store has read the buffer
+  asm volatile("bar.sync %0, %1;\n" ::"n"(kTmaStoreBarrier), "n"(THREADS) : "memory");
+  store_to_smem<L, Tile>(vals, buf, tid); // on sm_90a with the proxy fence below
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  // The buffer's writes, made by the threads, are read by the copy engine's proxy.
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+  asm volatile("bar.sync %0, %1;\n" ::"n"(kTmaStoreBarrier), "n"(THREADS) : "memory");
+  if (tid == 0) {
+    constexpr int BOX_ROWS = kTmaBoxRows<Tile>;
+#pragma unroll
+    for (int p = 0; p < Tile::COLS / Tile::PANEL_COLS; ++p)
+#pragma unroll
+      for (int r = 0; r < Tile::ROWS; r += BOX_ROWS)
+        tma_store_box(map, row0 + r, col0 + p * Tile::PANEL_COLS,
+                      buf + p * (Tile::ROWS * Tile::PANEL_COLS) + r * Tile::PANEL_COLS);
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+  }
+#endif
+}
+
+/// Before the block leaves: the copy engine has read the buffers of the program's stores
+/// (their writes to global memory then complete on their own).
+__device__ inline void tma_store_drain(int tid) {
+  if (tid == 0)
+    tma_store_wait_read();
 }
 
 } // namespace tilec
