@@ -116,3 +116,25 @@ TILEC_KERNEL void flagged_mm(const tl::half *a, const tl::half *b, tl::half *c, 
 // IR:       store quad_runs
 // IR-NOT:   tma_store
 // IR:       atomic "add"
+
+// A store in a loop of the program (here it runs `times` times): the next iteration's accesses
+// would follow a copy still in flight, so it stays as written.
+template <int BM, int BN, int BK>
+TILEC_KERNEL void looped_mm(const tl::half *a, const tl::half *b, tl::half *c, int M, int N,
+                            int K, int times) {
+  int m0 = tl::program_id(0) * BM;
+  auto a_desc = tl::make_tensor_descriptor<BM, BK>(a, {M, K}, {K, 1});
+  auto b_desc = tl::make_tensor_descriptor<BK, BN>(b, {K, N}, {N, 1});
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK)
+    acc = tl::dot(a_desc.load({m0, k}), b_desc.load({k, 0}), acc);
+  auto c_desc = tl::make_tensor_descriptor<BM, BN>(c, {M, N}, {N, 1});
+  for (int t = 0; t < times; ++t)
+    c_desc.store({m0, 0}, tl::cast<tl::half>(acc));
+}
+
+// IR-LABEL: kernel @looped_mm<int BM, int BN, int BK>
+// IR:       warp_specialized
+// IR-NOT:   tma_store
+// IR:       store quad_runs
+// IR-NOT:   tma_store

@@ -30,10 +30,17 @@ bool touchesGlobal(const Op &op) {
   return false;
 }
 
+/// The loop persistent-programs made, over the programs a block runs (to `programs`).
+bool isProgramsLoop(const Op &op) {
+  return op.kind == OpKind::For && op.operands.size() > 1 &&
+         defOf(op.operands[1], OpKind::Programs);
+}
+
 /// The store to give the copy engine: a tl::dot result's (quad_runs) tile store outside the
 /// producer's branch, after which nothing in its region or the regions around it touches
-/// global memory. Null if none.
-Op *candidate(Region &r, bool &seen) {
+/// global memory. Null if none. In a loop of the program (`inLoop`; the programs' loop is not
+/// one) the next iteration's accesses would follow it: none is taken there.
+Op *candidate(Region &r, bool &seen, bool inLoop = false) {
   for (size_t i = 0; i < r.ops.size(); ++i) {
     Op &op = *r.ops[i];
     if (op.kind == OpKind::ProducerBranch)
@@ -41,12 +48,13 @@ Op *candidate(Region &r, bool &seen) {
     Op *found = nullptr;
     if (op.kind == OpKind::Store && op.quadRuns && op.operands.size() == 3 &&
         op.operands[0]->type.shape.size() == 2) {
-      found = &op;
+      found = inLoop ? nullptr : &op;
       seen = true;
     } else {
+      bool loop = (op.kind == OpKind::For || op.kind == OpKind::While) && !isProgramsLoop(op);
       for (auto &sub : op.regions)
         if (!found && !seen)
-          found = candidate(*sub, seen);
+          found = candidate(*sub, seen, inLoop || loop);
     }
     if (seen) {
       for (size_t j = i + 1; j < r.ops.size(); ++j)
