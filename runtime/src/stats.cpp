@@ -23,6 +23,8 @@ RuntimeStats runtime_stats() {
   s.autotune_disk_hits = c.autotune_disk_hits.load(std::memory_order_relaxed);
   s.autotune_disk_rejected = c.autotune_disk_rejected.load(std::memory_order_relaxed);
   s.persistent_launches = c.persistent_launches.load(std::memory_order_relaxed);
+  s.tma_maps_encoded = c.tma_maps_encoded.load(std::memory_order_relaxed);
+  s.tma_map_reuses = c.tma_map_reuses.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -15,6 +15,8 @@ struct Counters {
   std::atomic<uint64_t> autotune_disk_hits{0};
   std::atomic<uint64_t> autotune_disk_rejected{0};
   std::atomic<uint64_t> persistent_launches{0};
+  std::atomic<uint64_t> tma_maps_encoded{0};
+  std::atomic<uint64_t> tma_map_reuses{0};
 };
 
 /// Relaxed increments only: the counters order nothing.

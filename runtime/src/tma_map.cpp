@@ -2,6 +2,8 @@
 #include <tilec/tma_map.h>
 
 #include "driver_api.h"
+#include "stats.h"
+#include "tma_map_cache.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +97,15 @@ bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t
   const detail::Driver *d = tma_driver();
   if (!d)
     return false;
+  // The maps this thread encoded lately (tma_map_cache.h): 16, more than a launch takes.
+  thread_local detail::TmaMapCache<16> cache;
+  const detail::TmaMapKey key{detail::current_device_context(*d).context, base, rows, cols,
+                              row_stride, tile_rows, tile_cols, elem_bytes, stacked};
+  if (const TmaMap *known = cache.find(key)) {
+    map = *known;
+    detail::bump(detail::counters().tma_map_reuses);
+    return true;
+  }
   static_assert(sizeof(CUtensorMap) == sizeof(TmaMap), "a TmaMap holds one CUtensorMap");
   // A matrix of the stack: its byte stride is a multiple of 16 below 2^40 (the map's limit).
   const int64_t matrix_bytes = rows * row_stride * elem_bytes;
@@ -112,6 +123,8 @@ bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t
   if (r != CUDA_SUCCESS)
     return false;
   std::memcpy(map.opaque, &encoded, sizeof encoded);
+  cache.insert(key, map);
+  detail::bump(detail::counters().tma_maps_encoded);
   return true;
 }
 

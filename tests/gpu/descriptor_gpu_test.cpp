@@ -201,6 +201,40 @@ TEST(GpuDescriptor, PersistentProgramsRunInTurn) {
   check_grouped_matmul<128, 256, 64, tl::half>(2000, 2504, 200, 8, 4, persistent);
 }
 
+// A second launch with the same arguments copies its three maps (A, B and C) from the ones
+// the thread encoded for the first, instead of asking the driver again, and computes the same.
+TEST(GpuDescriptor, LaunchesReuseTheirTensorMaps) {
+  REQUIRE_GPU();
+  if (!tilec::tma_available()) {
+    std::printf("no TMA here (older GPU or TILEC_TMA=0): no maps to reuse\n");
+    return;
+  }
+  const int M = 320, N = 256, K = 96;
+  auto a = random_halves(size_t(M) * K, 11), b = random_halves(size_t(K) * N, 12);
+  auto c = poisoned<tl::half>(size_t(M) * N), want = c;
+  Mirror<tl::half> da(a), db(b), dc(c);
+  const tilec::Grid grid{unsigned((M / 64) * (N / 64))};
+  tilec::interpret::launch(host::grouped_descriptor_matmul<64, 64, 32, 8, tl::half>, grid,
+                           a.data(), b.data(), want.data(), M, N, K);
+  auto launch = [&] {
+    grouped_descriptor_matmul<64, 64, 32, 8, tl::half>(grid, nullptr, da.ptr(), db.ptr(), dc.ptr(),
+                                                      M, N, K, {.num_warps = 4, .num_stages = 3});
+    tilec_test::synchronize();
+  };
+  launch();
+  const tilec::RuntimeStats first = tilec::runtime_stats();
+  launch();
+  const tilec::RuntimeStats second = tilec::runtime_stats();
+  EXPECT_EQ(second.tma_maps_encoded, first.tma_maps_encoded);
+  EXPECT_EQ(second.tma_map_reuses, first.tma_map_reuses + 3);
+  std::vector<float> got, expected;
+  for (tl::half h : dc.get())
+    got.push_back(float(h));
+  for (tl::half h : want)
+    expected.push_back(float(h));
+  expect_close(got, expected, 1e-2, 1e-2, "grouped_descriptor_matmul, second launch");
+}
+
 // Rows of A that are not a multiple of 16 bytes (K = 333): A's map cannot be encoded, so A's
 // stages are copied by cp.async while B's (N = 152) may come by TMA, on the same stages.
 TEST(GpuDescriptor, MatmulThroughDescriptors) {

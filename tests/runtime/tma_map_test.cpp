@@ -4,6 +4,8 @@
 #include <tilec/runtime.h>
 #include <tilec/tma_map.h>
 
+#include "tma_map_cache.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -82,3 +84,50 @@ TEST(TmaMap, AlignedMatrixNeedsTheCopyEngine) {
 }
 
 } // namespace
+
+// The maps a thread encoded lately are found again by what they describe, and only by that:
+// another base, shape, stride, box, element size, kind (stacked) or context is another map.
+// The oldest entry gives way when a new one comes.
+TEST(TmaMapCache, FindsAMapByEverythingItDescribes) {
+  using tilec::detail::TmaMapKey;
+  tilec::detail::TmaMapCache<4> cache;
+  int ctx = 0, other_ctx = 0;
+  const TmaMapKey key{&ctx, buffer, 64, 128, 128, 64, 64, 2, false};
+  EXPECT_EQ(cache.find(key), nullptr);
+  tilec::TmaMap m = dirty();
+  m.opaque[3] = 42;
+  cache.insert(key, m);
+  ASSERT_NE(cache.find(key), nullptr);
+  EXPECT_EQ(cache.find(key)->opaque[3], 42u);
+  const TmaMapKey variants[] = {
+      {&other_ctx, buffer, 64, 128, 128, 64, 64, 2, false},
+      {&ctx, buffer + 16, 64, 128, 128, 64, 64, 2, false},
+      {&ctx, buffer, 65, 128, 128, 64, 64, 2, false},
+      {&ctx, buffer, 64, 120, 128, 64, 64, 2, false},
+      {&ctx, buffer, 64, 128, 136, 64, 64, 2, false},
+      {&ctx, buffer, 64, 128, 128, 32, 64, 2, false},
+      {&ctx, buffer, 64, 128, 128, 64, 32, 2, false},
+      {&ctx, buffer, 64, 128, 128, 64, 64, 1, false},
+      {&ctx, buffer, 64, 128, 128, 64, 64, 2, true},
+  };
+  for (const TmaMapKey &v : variants)
+    EXPECT_EQ(cache.find(v), nullptr);
+  // Four more maps: the first is replaced by the fourth of them.
+  for (int i = 0; i < 3; ++i) {
+    cache.insert(variants[i], dirty());
+    EXPECT_NE(cache.find(key), nullptr) << "after " << i + 1 << " more";
+  }
+  cache.insert(variants[3], dirty());
+  EXPECT_EQ(cache.find(key), nullptr);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NE(cache.find(variants[i]), nullptr) << i;
+}
+
+// A refused map is not remembered: asking again is refused again (and zeroes the map again).
+TEST(TmaMap, RefusalsAreNotReused) {
+  for (int round = 0; round < 2; ++round) {
+    tilec::TmaMap m = dirty();
+    EXPECT_FALSE(tilec::encode_tma_map(m, buffer + 2, 2, 8, 8, 8, 8, 8));
+    EXPECT_TRUE(zeroed(m));
+  }
+}

@@ -199,6 +199,8 @@ struct RuntimeStats {
   uint64_t autotune_disk_hits = 0;     ///< autotuning choices read from the disk cache
   uint64_t autotune_disk_rejected = 0; ///< autotuning records found corrupt or stale
   uint64_t persistent_launches = 0;    ///< launches that started fewer blocks than programs
+  uint64_t tma_maps_encoded = 0;       ///< tensor maps the driver encoded
+  uint64_t tma_map_reuses = 0;         ///< tensor maps copied from the ones a thread encoded last
 };
 RuntimeStats runtime_stats();
 
