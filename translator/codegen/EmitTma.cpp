@@ -229,16 +229,20 @@ void KernelEmitter::emitTma(const Op &op) {
     emitStore(op);
     out_ = saved;
     const std::string fits = names_.fresh(nameOf(buf) + "_fits");
+    // Only in the specialization for launches that encoded every map, where it is known at
+    // compile time: elsewhere both epilogues would be compiled in, and their registers with
+    // them (a kernel without that fact asks the launcher's bit).
+    const std::string live =
+        mapsFactBit(k_) >= 0 ? mapsFactName() : mapLive(int(op.attrs[0].value()));
     *out_ << "  // " << nameOf(buf) << " is allocated (it fits beside the stages) in a layout the copy "
           << "engine reads\n"
           << "  constexpr bool " << fits << " = " << op.attrs[1].operand() << " && tilec::tma_tile_ok<"
           << tile << ">(" << offset << ");\n"
           << "  // by the copy engine into " << map << " through " << nameOf(buf)
-          << " when the map is encoded and the box starts inside"
+          << " when every map is encoded and the box starts inside"
           << (op.operands.size() > 6 ? " (and the block runs several programs)" : "")
           << ", else as written\n"
-          << "  if (tilec::kTmaAvailable && " << fits << " && "
-          << mapLive(int(op.attrs[0].value())) << starts << ") {\n"
+          << "  if (tilec::kTmaAvailable && " << fits << " && " << live << starts << ") {\n"
           << "    tilec::tma_store_tile<" << layoutOf(val) << ", " << tile << ", THREADS>("
           << arrayArg(val, "0") << ", " << nameOf(buf) << ", &" << map << ", "
           << elem(op.operands[4], "0") << ", " << elem(op.operands[5], "0") << ", tid);\n"
