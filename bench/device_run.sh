@@ -10,6 +10,11 @@
 # benchmark, and prints that benchmark's table last; PARTS=all includes it.
 # PARTS=corpus builds and runs only the corpus (tests/corpus): its interpreter and GPU tests,
 # bench_corpus and its Triton peer (bench/peers/corpus.py), and prints their ratio table last.
+# PARTS=matmul builds and runs only the matmul families: bench_spellings with
+# BENCH_ONLY=matmul,fp8 (every spelling, autotuned), its peers (cuBLAS, Triton's tutorials 03
+# and 09, torch._scaled_mm: peers/spellings.py, peers/matmul_descriptor.py) and
+# sass_summary.sh (the example's instruction mix, registers and spills), and prints their
+# table last (about 5 minutes).
 # PARTS=attention builds and runs only the attention example (examples/attention): its tests,
 # memcheck and racecheck on its small-block checks, bench_attention and its peers (SDPA
 # backends, Triton's tutorial 06: bench/peers/attention.py), and prints their table last;
@@ -63,6 +68,9 @@ if [[ $PARTS == torch ]]; then
 elif [[ $PARTS == attention ]]; then
   step "build (attention)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
     attention bench_attention -- -k 0
+elif [[ $PARTS == matmul ]]; then
+  step "build (matmul)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
+    bench_spellings -- -k 0
 elif [[ $PARTS == corpus ]]; then
   step "build (corpus)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
     tilec_corpus_interpreter_tests corpus_gpu_tests bench_corpus -- -k 0
@@ -88,6 +96,29 @@ run_corpus() {
 }
 if [[ $PARTS == corpus ]]; then
   run_corpus
+  exit 0
+fi
+
+run_matmul() {
+  step "bench matmul tilec" "$OUT/matmul_bench.log" \
+    env BENCH_ONLY=matmul,fp8 sh -c '"$0" >"$1"' "$BUILD/bench/bench_spellings" \
+    "$OUT/matmul_tilec.jsonl"
+  step "bench matmul peers" "$OUT/matmul_bench.log" \
+    env BENCH_ONLY=matmul,fp8 PYTHONUNBUFFERED=1 sh -c \
+    'python3 "$0" >"$2" && python3 "$1" >>"$2"' "$ROOT/bench/peers/spellings.py" \
+    "$ROOT/bench/peers/matmul_descriptor.py" "$OUT/matmul_peers.jsonl"
+  step "sass summary" "$OUT/matmul_sass.txt" "$ROOT/bench/sass_summary.sh" "$GEN" "$OUT/sass"
+  python3 "$ROOT/bench/report.py" "$OUT/matmul_tilec.jsonl" "$OUT/matmul_peers.jsonl" \
+    >"$OUT/matmul_report.md" 2>>"$OUT/matmul_bench.log"
+  echo
+  echo "==== steps"
+  printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/steps.txt"
+  echo
+  cat "$OUT/matmul_sass.txt"
+  cat "$OUT/matmul_report.md"
+}
+if [[ $PARTS == matmul ]]; then
+  run_matmul
   exit 0
 fi
 
