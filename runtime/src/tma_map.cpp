@@ -69,14 +69,20 @@ bool tma_turned_off() {
   return off;
 }
 
-/// The driver, when it can encode maps for the current device (else null).
-const detail::Driver *tma_driver() {
+/// The driver, when it can encode maps for the current device (else null); `where` gets the
+/// current context when it is not null.
+const detail::Driver *tma_driver(const detail::DeviceContext **where = nullptr) {
   if (tma_turned_off())
     return nullptr;
   const detail::Driver *d = detail::try_driver();
-  bool ok = d && d->api.tensor_map_encode_tiled &&
-            detail::current_device_context(*d).cc_major >= 9;
-  return ok ? d : nullptr;
+  if (!d || !d->api.tensor_map_encode_tiled)
+    return nullptr;
+  const detail::DeviceContext &current = detail::current_device_context(*d);
+  if (current.cc_major < 9)
+    return nullptr;
+  if (where)
+    *where = &current;
+  return d;
 }
 
 /// Encodes [cols, rows] boxes of one matrix, or of a stack of them when `stacked`.
@@ -94,13 +100,14 @@ bool encode(TmaMap &map, const void *base, int elem_bytes, int64_t rows, int64_t
       rows > kMaxExtent || cols > kMaxExtent || row_stride < 1 ||
       row_stride * elem_bytes % 16 != 0 || row_stride > kMaxExtent)
     return false;
-  const detail::Driver *d = tma_driver();
+  const detail::DeviceContext *where = nullptr;
+  const detail::Driver *d = tma_driver(&where);
   if (!d)
     return false;
   // The maps this thread encoded lately (tma_map_cache.h): 16, more than a launch takes.
   thread_local detail::TmaMapCache<16> cache;
-  const detail::TmaMapKey key{detail::current_device_context(*d).context, base, rows, cols,
-                              row_stride, tile_rows, tile_cols, elem_bytes, stacked};
+  const detail::TmaMapKey key{where->context, base, rows, cols, row_stride, tile_rows, tile_cols,
+                              elem_bytes, stacked};
   if (const TmaMap *known = cache.find(key)) {
     map = *known;
     detail::bump(detail::counters().tma_map_reuses);

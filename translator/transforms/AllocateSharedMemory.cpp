@@ -13,13 +13,13 @@ SymExpr sharedBytes(const Type &t) {
   return bytes;
 }
 
-namespace {
-
 SymExpr roundUp1024(const SymExpr &bytes) {
   if (bytes.isConst())
     return SymExpr((bytes.value() + 1023) / 1024 * 1024);
   return SymExpr::expr("(" + bytes.operand() + " + 1023) / 1024 * 1024", false);
 }
+
+namespace {
 
 /// The larger of two byte counts, as host and device C++ alike.
 SymExpr larger(const SymExpr &a, const SymExpr &b) {

@@ -18,4 +18,7 @@ void runAllocateSharedMemory(Kernel &k);
 /// Bytes of one smem<...> value: a ring (all its stages) or a tile.
 SymExpr sharedBytes(const Type &t);
 
+/// `bytes` rounded up to a multiple of 1024: where a buffer after others starts.
+SymExpr roundUp1024(const SymExpr &bytes);
+
 } // namespace tilec

@@ -66,12 +66,6 @@ Op *candidate(Region &r, bool &seen, bool inLoop = false) {
   return nullptr;
 }
 
-SymExpr roundUp1024(const SymExpr &bytes) {
-  if (bytes.isConst())
-    return SymExpr((bytes.value() + 1023) / 1024 * 1024);
-  return SymExpr::expr("(" + bytes.operand() + " + 1023) / 1024 * 1024", false);
-}
-
 } // namespace
 
 void runTmaStores(Kernel &k, const Target &target) {
