@@ -9,7 +9,9 @@
 // probabilities); kernels that work in place (cross-entropy, RoPE, the GLU backward passes)
 // are timed on their own outputs, as the peer does. GB/s counts each input read once and each
 // output written once (the formulas are the peer's). Correctness at these specializations is
-// checked by gpu.corpus.* (tests/corpus). Prints JSON lines (bench_util.h); exits 77
+// checked by gpu.corpus.* (tests/corpus). vLLM's fused MoE is compute-bound: TFLOP/s as
+// 2 * tokens * top_k * N * K, its weights [E, N, K] as vLLM stores them (Mixtral's w1 half:
+// E 8, N 14336, K 4096; 2048 tokens, top 2). Prints JSON lines (bench_util.h); exits 77
 // without a GPU.
 #include "bench_util.h"
 #include "flaggems_argmax.tilec.h"
@@ -22,6 +24,9 @@
 #include "liger_rope.tilec.h"
 #include "liger_swiglu.tilec.h"
 #include "user_small.tilec.h"
+#include "vllm_fused_moe.tilec.h"
+
+#include "../tests/corpus/moe_routing.h"
 
 #include <tilec/runtime.h>
 
@@ -310,6 +315,47 @@ void user_small(cudaStream_t s) {
          });
 }
 
+/// vLLM's fused MoE: one config as vLLM picks when it has no tuned file (64 x 64 x 32, group
+/// 8, 4 warps, 3 stages, the routing weights applied) and one of its tuned H100 configs' shape
+/// (128 x 128 x 64, group 16, 8 warps, 3 stages).
+template <int BM, int BN, int BK, int GROUP, bool MUL>
+void fused_moe(int warps, cudaStream_t s) {
+  const int tokens = 2048, top_k = 2, E = 8, N = 14336, K = 4096;
+  corpus::MoeRouting r = corpus::route(tokens, top_k, E, BM, {}, 7);
+  Dev<tl::half> a(size_t(tokens) * K), b(size_t(E) * N * K, -1, 1, 2), c(size_t(r.valid) * N);
+  int32_t *ids = nullptr, *experts = nullptr, *post = nullptr;
+  float *weights = nullptr;
+  CHECK_CUDA(cudaMalloc(&ids, r.sorted_ids.size() * 4));
+  CHECK_CUDA(cudaMalloc(&experts, r.expert_ids.size() * 4));
+  CHECK_CUDA(cudaMalloc(&post, 4));
+  CHECK_CUDA(cudaMalloc(&weights, r.weights.size() * 4));
+  CHECK_CUDA(cudaMemcpy(ids, r.sorted_ids.data(), r.sorted_ids.size() * 4, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(experts, r.expert_ids.data(), r.expert_ids.size() * 4,
+                        cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(post, &r.post_padded, 4, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(weights, r.weights.data(), r.weights.size() * 4, cudaMemcpyHostToDevice));
+  const int EM = int(r.sorted_ids.size());
+  const tilec::Grid grid{uint32_t(((EM + BM - 1) / BM) * ((N + BN - 1) / BN))};
+  const double ms = bench::median_ms(
+      [&](int) {
+        fused_moe_kernel<tl::half, BM, BN, BK, GROUP, MUL, top_k>(
+            grid, s, a.p, b.p, c.p, weights, ids, experts, post, N, K, EM, r.valid, int64_t(K),
+            int64_t(1), int64_t(N) * K, int64_t(1), int64_t(K), int64_t(N), int64_t(1),
+            {.num_warps = warps});
+      },
+      s);
+  const std::string note = "BLOCK_SIZE_M=" + std::to_string(BM) + " BLOCK_SIZE_N=" +
+                           std::to_string(BN) + " BLOCK_SIZE_K=" + std::to_string(BK) +
+                           " GROUP_SIZE_M=" + std::to_string(GROUP) +
+                           " num_warps=" + std::to_string(warps) + " num_stages=3";
+  bench::emit({"corpus fused_moe fp16 2048x2 tokens E8 N14336 K4096 BM" + std::to_string(BM),
+               "tilec", ms, "TFLOP/s", 2.0 * r.valid * N * K / (ms * 1e9), note});
+  cudaFree(ids);
+  cudaFree(experts);
+  cudaFree(post);
+  cudaFree(weights);
+}
+
 /// BENCH_CORPUS_ONLY (e.g. "argmax,cross_entropy") runs only the named families, for
 /// profiling one kernel without the others; unset, all of them.
 bool wanted(const std::string &family) {
@@ -353,5 +399,9 @@ int main() {
       group_norm(s);
     if (wanted("user_small"))
       user_small(s);
+    if (wanted("moe")) {
+      fused_moe<64, 64, 32, 8, true>(4, s);
+      fused_moe<128, 128, 64, 16, false>(8, s);
+    }
   });
 }

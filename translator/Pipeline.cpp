@@ -35,6 +35,7 @@
 #include "transforms/TmaStores.h"
 #include "transforms/TransposeLoads.h"
 #include "transforms/UnitStrideAccesses.h"
+#include "transforms/UnitStrideDotLoops.h"
 #include "transforms/WarpSpecialize.h"
 #include "transforms/ZeroAccumulators.h"
 
@@ -76,6 +77,11 @@ std::string tmaStores(Kernel &k, const Target &target, const Op **) {
   return "";
 }
 
+std::string unitStrideDotLoops(Kernel &k, const Target &target, const Op **) {
+  runUnitStrideDotLoops(k, target);
+  return "";
+}
+
 std::string overlapDots(Kernel &k, const Target &target, const Op **) {
   runOverlapDots(k, target);
   return "";
@@ -105,6 +111,10 @@ const std::vector<PassInfo> &passTable() {
        "loads and stores stepping along their rows by a kernel argument get a copy for that "
        "argument equal to 1 (transforms/UnitStrideAccesses.cpp)",
        infallible<runUnitStrideAccesses>},
+      {"unit-stride-dot-loops",
+       "loops with a tl::dot whose loads step by kernel arguments get a copy for those "
+       "arguments equal to 1 (transforms/UnitStrideDotLoops.cpp)",
+       unitStrideDotLoops},
       {"axis-info", "contiguity, divisibility and constancy (analysis/AxisInfo.cpp)",
        infallible<runAxisInfo>},
       {"transpose-loads",

@@ -5,6 +5,10 @@ The argmax kernel re-implements FlagGems' (github.com/FlagOpen/FlagGems,
 src/flag_gems/ops/argmax.py: argmax_kernel, Apache License 2.0) with its nvidia heuristics
 (BLOCK_M 8 for M >= 4096, BLOCK_N min(4096, next power of two of N), 4 warps).
 
+fused_moe re-implements vLLM's fused MoE kernel (github.com/vllm-project/vllm,
+vllm/model_executor/layers/fused_moe/fused_moe.py: fused_moe_kernel, Apache License 2.0),
+its unquantized path, with the routing tables built as tests/corpus/moe_routing.h builds them.
+
 The kernels below are re-implementations of Liger-Kernel's
 (github.com/linkedin/Liger-Kernel, src/liger_kernel/ops/{rms_norm,layer_norm,swiglu,geglu,
 rope,cross_entropy,kl_div,group_norm}.py, BSD 2-Clause licence) with the same algorithm,
@@ -628,6 +632,119 @@ def check_user_small():
     return ok
 
 
+@triton.jit
+def fused_moe(a_ptr, b_ptr, c_ptr, topk_weights_ptr, sorted_token_ids_ptr, expert_ids_ptr,
+              num_tokens_post_padded_ptr, N, K, EM, num_valid_tokens, stride_am, stride_ak,
+              stride_be, stride_bk, stride_bn, stride_cm, stride_cn,
+              BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+              BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
+              MUL_ROUTED_WEIGHT: tl.constexpr, top_k: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(EM, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    first_pid_m = (pid // num_pid_in_group) * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    if pid_m * BLOCK_SIZE_M >= tl.load(num_tokens_post_padded_ptr):
+        return
+    offs_token_id = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M).to(tl.int64)
+    offs_token = tl.load(sorted_token_ids_ptr + offs_token_id)
+    token_mask = offs_token < num_valid_tokens
+    off_experts = tl.load(expert_ids_ptr + pid_m).to(tl.int64)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_token[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = token_mask[:, None] & (offs_cn[None, :] < N)
+    if off_experts == -1:
+        tl.store(c_ptrs, tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=c_ptr.dtype.element_ty),
+                 mask=c_mask)
+        return
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N).to(tl.int64)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_token[:, None] // top_k * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + off_experts * stride_be + (offs_k[:, None] * stride_bk +
+                                                offs_bn[None, :] * stride_bn)
+    acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=token_mask[:, None] & (offs_k[None, :] < K - k * BLOCK_SIZE_K),
+                    other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        acc += tl.dot(a, b)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    if MUL_ROUTED_WEIGHT:
+        w = tl.load(topk_weights_ptr + offs_token, mask=token_mask, other=0)
+        acc = acc * w[:, None]
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=c_mask)
+
+
+def moe_routing(tokens, top_k, experts, block_m, seed):
+    """tests/corpus/moe_routing.h's route(), no expert off this rank: the same tables."""
+    valid = tokens * top_k
+    expert_of, weights, s = [], [], seed
+    for t in range(tokens):
+        for j in range(top_k):
+            expert_of.append((t * 7 + j * 5 + t // 3) % experts)
+            s = (s * 1664525 + 1013904223) & 0xFFFFFFFF
+            weights.append(0.25 + (s >> 8) / float(1 << 24))
+    sorted_ids, expert_ids = [], []
+    for e in range(experts):
+        ids = [f for f in range(valid) if expert_of[f] == e]
+        if not ids:
+            continue
+        ids += [valid] * (-len(ids) % block_m)
+        expert_ids += [e] * (len(ids) // block_m)
+        sorted_ids += ids
+    post = len(sorted_ids)
+    sorted_ids += [valid] * (2 * block_m)
+    expert_ids += [0] * (len(sorted_ids) // block_m - len(expert_ids))
+    dev = dict(device="cuda", dtype=torch.int32)
+    return (torch.tensor(sorted_ids, **dev), torch.tensor(expert_ids, **dev),
+            torch.tensor([post], **dev), torch.tensor(weights, device="cuda"), valid)
+
+
+def run_moe(a, b, c, routing, block_m, block_n, block_k, group, mul, warps, top_k):
+    ids, experts, post, weights, valid = routing
+    E, N, K = b.shape
+    EM = ids.numel()
+    grid = (triton.cdiv(EM, block_m) * triton.cdiv(N, block_n),)
+    fused_moe[grid](a, b, c, weights, ids, experts, post, N, K, EM, valid, a.stride(0),
+                    a.stride(1), b.stride(0), b.stride(2), b.stride(1), c.stride(0), c.stride(1),
+                    BLOCK_SIZE_M=block_m, BLOCK_SIZE_N=block_n, BLOCK_SIZE_K=block_k,
+                    GROUP_SIZE_M=group, MUL_ROUTED_WEIGHT=mul, top_k=top_k, num_warps=warps,
+                    num_stages=3)
+
+
+def bench_moe():
+    """bench_corpus.cpp's fused_moe rows: the same shapes, routing and configs."""
+    tokens, top_k, E, N, K = 2048, 2, 8, 14336, 4096
+    a, b = uniform((tokens, K), dtype=torch.half), uniform((E, N, K), dtype=torch.half)
+    for bm, bn, bk, group, mul, warps in ((64, 64, 32, 8, True, 4), (128, 128, 64, 16, False, 8)):
+        routing = moe_routing(tokens, top_k, E, bm, 7)
+        c = torch.empty((routing[4], N), device="cuda", dtype=torch.half)
+        ms = median_ms(lambda: run_moe(a, b, c, routing, bm, bn, bk, group, mul, warps, top_k))
+        note = (f"BLOCK_SIZE_M={bm} BLOCK_SIZE_N={bn} BLOCK_SIZE_K={bk} GROUP_SIZE_M={group} "
+                f"num_warps={warps} num_stages=3")
+        emit(f"corpus fused_moe fp16 {tokens}x{top_k} tokens E{E} N{N} K{K} BM{bm}", "triton",
+             ms, "TFLOP/s", 2.0 * routing[4] * N * K / (ms * 1e9), note)
+
+
+def check_moe():
+    """The peer MoE kernel against torch on a small routed problem."""
+    tokens, top_k, E, N, K = 37, 2, 4, 200, 190
+    a, b = uniform((tokens, K), dtype=torch.half), uniform((E, N, K), dtype=torch.half)
+    routing = moe_routing(tokens, top_k, E, 64, 3)
+    c = torch.full((routing[4], N), float("nan"), device="cuda", dtype=torch.half)
+    run_moe(a, b, c, routing, 64, 64, 32, 8, True, 4, top_k)
+    flat = torch.arange(routing[4], device="cuda")
+    expert = torch.tensor([(t * 7 + j * 5 + t // 3) % E for t in range(tokens)
+                           for j in range(top_k)], device="cuda")
+    want = torch.einsum("fk,fnk->fn", a[flat // top_k].float(), b[expert].float())
+    want = want * routing[3][:, None]
+    return torch.allclose(c.float(), want, atol=2e-2, rtol=1e-2)
+
+
 def check():
     """Small checks of the kernels above against torch, so that a wrong peer is not timed."""
     ok = True
@@ -651,6 +768,7 @@ def check():
     values = torch.randn(37, 1000, device="cuda")
     argmax_kernel[(triton.cdiv(37, 8), 1)](values, idx, 37, 1000, 1, BLOCK_M=8, BLOCK_N=256)
     ok &= torch.equal(idx, values.argmax(dim=1))
+    ok &= check_moe()
     if not ok:
         print("corpus.py: a peer kernel disagrees with torch", file=sys.stderr)
     return ok
@@ -686,6 +804,8 @@ def main():
     if wanted("user_small"):
         ok &= check_user_small()
         bench_user_small()
+    if wanted("moe"):
+        bench_moe()
     sys.exit(0 if ok else 1)
 
 

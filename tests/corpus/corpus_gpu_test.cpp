@@ -15,6 +15,8 @@
 #include "liger_rope.tilec.h"
 #include "liger_swiglu.tilec.h"
 #include "user_small.tilec.h"
+#include "vllm_fused_moe.tilec.h"
+#include "moe_routing.h"
 
 #include <tilec/interpret.h>
 
@@ -29,6 +31,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/liger_rope.cpp"
 #include "kernels/liger_swiglu.cpp"
 #include "kernels/user_small.cpp"
+#include "kernels/vllm_fused_moe.cpp"
 } // namespace host
 
 using corpus::poisoned;
@@ -338,4 +341,49 @@ TEST(GpuCorpus, UserSmallKernels) {
   const auto got = ghy.get();
   for (size_t i = 0; i < hy.size(); ++i) // one half ulp apart at most (tanhf against tanh)
     ASSERT_NEAR(float(got[i]), float(hy[i]), 1e-3 + 1e-3 * std::fabs(float(hy[i]))) << "gelu " << i;
+}
+
+namespace {
+
+/// vLLM's fused MoE on the GPU and in the interpreter, on the same routing and inputs: the
+/// weights as vLLM stores them ([E, N, K]: stride_bk 1), as [E, K, N] (stride_bn 1), and with
+/// A's columns two apart (stride_ak 2: the loop as written, every stride a variable). Each
+/// takes another copy of the dot loop (unit-stride-dot-loops). T is half or bfloat16.
+template <class T, int BM, int BN, int BK, int WARPS> void moeOnGpu(int layout) {
+  SCOPED_TRACE(layout == 0 ? "B [E, N, K]" : layout == 1 ? "B [E, K, N]" : "A strided");
+  const int tokens = 37, top_k = 2, E = 4, N = 200, K = 190;
+  const int64_t sak = layout == 2 ? 2 : 1, lda = (K + 5) * sak;
+  const int64_t sbe = int64_t(N) * K, sbk = layout == 0 ? 1 : N, sbn = layout == 0 ? K : 1;
+  corpus::MoeRouting r = corpus::route(tokens, top_k, E, BM, {3}, 51);
+  auto af = uniform(size_t(tokens) * lda, -1, 1, 52), bf = uniform(size_t(E) * sbe, -1, 1, 53);
+  std::vector<T> a(af.begin(), af.end()), b(bf.begin(), bf.end());
+  std::vector<T> c(size_t(r.valid) * N + 8, T(-7.0f)); // written up to valid * N only
+  Mirror<T> ga(a), gb(b), gc(c);
+  Mirror<float> gw(r.weights);
+  Mirror<int32_t> gids(r.sorted_ids), gexperts(r.expert_ids);
+  std::vector<int32_t> post = {r.post_padded};
+  Mirror<int32_t> gpost(post);
+  const int EM = int(r.sorted_ids.size());
+  const tilec::Grid grid{uint32_t(((EM + BM - 1) / BM) * ((N + BN - 1) / BN))};
+  tilec::interpret::launch(host::fused_moe_kernel<T, BM, BN, BK, 8, true, top_k>, grid, a.data(),
+                           b.data(), c.data(), r.weights.data(), r.sorted_ids.data(),
+                           r.expert_ids.data(), post.data(), N, K, EM, r.valid, lda, sak, sbe,
+                           sbk, sbn, int64_t(N), int64_t(1));
+  fused_moe_kernel<T, BM, BN, BK, 8, true, top_k>(
+      grid, nullptr, ga.ptr(), gb.ptr(), gc.ptr(), gw.ptr(), gids.ptr(), gexperts.ptr(),
+      gpost.ptr(), N, K, EM, r.valid, lda, sak, sbe, sbk, sbn, int64_t(N), int64_t(1),
+      {.num_warps = WARPS});
+  tilec_test::synchronize();
+  const auto got = gc.get();
+  for (size_t i = 0; i < c.size(); ++i) // sums of 190 products in another order, then rounded
+    ASSERT_NEAR(float(got[i]), float(c[i]), 2e-2 + 1e-2 * std::fabs(float(c[i]))) << "c " << i;
+}
+
+} // namespace
+
+TEST(GpuCorpus, FusedMoe) {
+  REQUIRE_GPU();
+  for (int layout : {0, 1, 2})
+    moeOnGpu<tl::half, 64, 64, 32, 4>(layout);
+  moeOnGpu<tl::bfloat16, 128, 128, 64, 8>(0);
 }

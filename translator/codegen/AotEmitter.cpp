@@ -73,6 +73,21 @@ std::vector<unsigned> aotDiv16Masks(const Kernel &k) {
     facts |= 1u << f.bit;
   if (facts)
     masks.push_back(all | facts);
+  // A tl::dot loop copied per set of unit strides (unit-stride-dot-loops): with every fact the
+  // first copy is compiled, so each other copy gets a specialization of its own facts (and
+  // the ones the kernel's other branches use that are not arguments' 1s).
+  unsigned others = 0;
+  for (const SpecFact &f : usedSpecFacts(k))
+    others |= f.param < 0 ? 1u << f.bit : 0u;
+  walk(k, [&](const Op &op) {
+    if (op.kind != OpKind::If || op.constexprCond.empty() || op.regions.empty())
+      return;
+    bool dotLoop = false;
+    walkRegion(*op.regions[0], [&](const Op &x) { dotLoop |= x.kind == OpKind::Dot; });
+    unsigned version = all | others | specFactBitsIn(k, op.constexprCond);
+    if (dotLoop && std::find(masks.begin(), masks.end(), version) == masks.end())
+      masks.push_back(version);
+  });
   return masks;
 }
 

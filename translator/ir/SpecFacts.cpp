@@ -23,9 +23,25 @@ bool mentions(const std::string &text, const std::string &word) {
 std::string oneFactName(const KernelParam &p) { return p.name + "_is_1"; }
 
 int oneFactBit(const Kernel &k, size_t i) {
-  size_t bit = k.params.size() + i;
-  return bit < 29 && !k.params[i].type.pointer && k.params[i].type.elem.isInteger() ? int(bit)
-                                                                                  : -1;
+  auto integer = [&](size_t j) {
+    return !k.params[j].type.pointer && k.params[j].type.elem.isInteger();
+  };
+  if (!integer(i))
+    return -1;
+  // Only integer arguments have one, numbered among themselves: a kernel with many pointers
+  // (vLLM's fused MoE: 7 before its 11 integers) keeps room for its strides' facts.
+  size_t bit = k.params.size();
+  for (size_t j = 0; j < i; ++j)
+    bit += integer(j) ? 1 : 0;
+  return bit < 29 ? int(bit) : -1;
+}
+
+unsigned specFactBitsIn(const Kernel &k, const std::string &condition) {
+  unsigned bits = 0;
+  for (size_t i = 0; i < k.params.size(); ++i)
+    if (int bit = oneFactBit(k, i); bit >= 0 && mentions(condition, oneFactName(k.params[i])))
+      bits |= 1u << bit;
+  return bits;
 }
 
 std::string mapsFactName() { return "all_maps_encoded"; }

@@ -3,7 +3,8 @@
 // specialization key (the same `unsigned DIV16` template argument, past the arguments' bits).
 //
 //   K_is_1            an integer argument equals 1 (Triton compiles a kernel again for such an
-//                     argument); bit params.size() + i for argument i, where that is below 29
+//                     argument); bit params.size() + j for the j-th integer argument, where
+//                     that is below 29
 //   all_maps_encoded  the launcher encoded every tensor map of the kernel (and, for a
 //                     warp-specialized kernel, allowed the producer warpgroup), so the
 //                     copy engine's path is the only one compiled (bit 29)
@@ -44,6 +45,9 @@ struct SpecFact {
   int axis = 0;     // the grid fact's axis, or 0
   bool maps = false; // all_maps_encoded
 };
+
+/// The bits of the arguments' equals-1 facts that `condition` (an `if constexpr`'s) names.
+unsigned specFactBitsIn(const Kernel &k, const std::string &condition);
 
 /// The facts the kernel's IR uses, by bit.
 std::vector<SpecFact> usedSpecFacts(const Kernel &k);
