@@ -153,6 +153,23 @@ TEST(Checked, OneBufferPassedTwiceSharesOneCopy) {
     ASSERT_EQ(v, 6.0f);
 }
 
+template <bool HAS_B> TILEC_KERNEL void store_b_or_zero(float *y, const float *b) {
+  if constexpr (HAS_B)
+    tl::store(y, tl::load(b));
+  else
+    tl::store(y, 0.0f);
+}
+
+TEST(Checked, AnAbsentTensorIsANullBufferOfNoElements) {
+  // Triton's None for an optional tensor: null and empty. Nothing is copied back to it (a
+  // memcpy from or to null is undefined even for 0 bytes; UBSan reports it).
+  float y = 1.0f;
+  float *none = nullptr;
+  tilec::interpret::launch(store_b_or_zero<false>, tilec::Grid{1}, checked(&y, 1, "y"),
+                           checked(none, 0, "b"));
+  EXPECT_EQ(y, 0.0f);
+}
+
 TEST(Checked, OverlappingBuffersAreRefused) {
   std::vector<float> data(300, 2.0f);
   EXPECT_THROW(tilec::interpret::launch(scale_in_place<128>, grid_for(200, 128),

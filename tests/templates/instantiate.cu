@@ -203,3 +203,20 @@ static_assert(tilec::Blocked2D<2, 4096, 128, 4, true>::W0 == 2 &&
               tilec::Blocked2D<2, 4096, 128, 4, true>::W1 == 2);
 static_assert(tilec::Blocked2D<64, 8, 256, 2, true>::W1 == 1 &&
               tilec::Blocked2D<64, 8, 256, 2, true>::W0 == 8);
+
+// Promotion of template element types follows the interpreter's (tl/promotion.h): bfloat16
+// with an integer or bool computes in float; half with an integer stays half.
+static_assert(tilec::is_same_v<tilec::promote_t<tl::bfloat16, int>, float>);
+static_assert(tilec::is_same_v<tilec::promote_t<bool, tl::bfloat16>, float>);
+static_assert(tilec::is_same_v<tilec::promote_t<tl::bfloat16, tl::bfloat16>, tl::bfloat16>);
+static_assert(tilec::is_same_v<tilec::promote_t<tl::half, int>, tl::half>);
+static_assert(tilec::is_same_v<tilec::promote_t<int, int64_t>, int64_t>);
+
+// `%` of a template element type (tilec::mod): integers and every float type.
+__global__ void mod_of_every_type(int *i, float *f, double *d, tl::half *h, tl::bfloat16 *b) {
+  i[0] = tilec::mod(i[1], i[2]);
+  f[0] = tilec::mod(f[1], f[2]);
+  d[0] = tilec::mod(d[1], d[2]);
+  h[0] = tilec::mod(h[1], h[2]);
+  b[0] = tilec::mod(b[1], b[2]);
+}

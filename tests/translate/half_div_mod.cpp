@@ -50,3 +50,12 @@ TILEC_KERNEL void div_mod(const tl::half* x, const tl::half* y, const tl::bfloat
 // CU:       bf_remainder[i] = fmodf(tilec::cast<float>(c[i]), 1.5f);
 // CU:       exact[i] = (tilec::cast<float>(a[i]) / tilec::cast<float>(b[i]));
 // CU:       approx[i] = tilec::fdiv(tilec::cast<float>(c[i]), 3.0f);
+
+// `%` where the element type is a template parameter: tilec::mod, `%` for integers and fmod
+// for floats, so that every instance compiles (C++'s `%` rejects floats).
+template <class T, int BLOCK> TILEC_KERNEL void template_mod(const T *x, const T *y, T *out) {
+  auto offs = tl::arange<0, BLOCK>();
+  tl::store(out + offs, tl::load(x + offs) % tl::load(y + offs));
+}
+// CU-LABEL: template_mod(
+// CU:       tilec::mod(

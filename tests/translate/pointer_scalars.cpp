@@ -21,3 +21,21 @@ TILEC_KERNEL void copy_rows(const float *in, float *out, int stride, int n) {
 // CU:       float* const {{[a-z_0-9]+}} = (out + ({{.*}} * stride));
 // CU:       float* const {{[a-z_0-9]+}} = (out + n);
 // CU-NOT:   const const
+
+// Pointers moved back by integers (FlagGems' `partial_sum + pid - 1`), in place and as tiles;
+// an argument kept for the signature only, discarded as `(void)M`.
+template <int BLOCK>
+TILEC_KERNEL void previous_sums(const float *sums, float *out, int n, int M) {
+  (void)M;
+  int pid = tl::program_id(0);
+  float prev = tl::load(sums + pid - 1);
+  out -= 1;
+  auto offs = tl::arange<0, BLOCK>();
+  auto back = tl::load(sums + n - offs, offs < n, 0.0f); // sums[n], sums[n-1], ...
+  tl::store(out + 1 + pid * BLOCK + offs, back + prev, offs < n);
+}
+// CU-LABEL: previous_sums(
+// CU-NOT:   M;
+// CU:       *((sums + pid) + (-1))
+// CU:       ((sums + n) + (-offs[i]))
+// CU:       (out + (-1)) + 1)

@@ -140,6 +140,9 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
     if (op.opcode == "%" && (r->type.elem.is(ScalarKind::F32) || r->type.elem.is(ScalarKind::F64)))
       return std::string(r->type.elem.is(ScalarKind::F32) ? "fmodf" : "::fmod") + "(" + arg(0) +
              ", " + arg(1) + ")";
+    // A template element type may be a float: tilec::mod picks `%` or fmod per instance.
+    if (op.opcode == "%" && !r->type.elem.isKnown())
+      return "tilec::mod(" + arg(0) + ", " + arg(1) + ")";
     if (isOperatorToken(op.opcode))
       return "(" + arg(0) + " " + op.opcode + " " + arg(1) + ")";
     return "tilec::" + op.opcode + "(" + arg(0) + ", " + arg(1) + ")";

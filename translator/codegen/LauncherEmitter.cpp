@@ -246,8 +246,12 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     os << "\n/// Launches " << k->name << " over `grid` program instances on `stream`.\n";
     if (!k->templateParams.empty()) {
       os << "template <";
-      for (size_t i = 0; i < k->templateParams.size(); ++i)
-        os << (i ? ", " : "") << k->templateParams[i].cppType << " " << k->templateParams[i].name;
+      for (size_t i = 0; i < k->templateParams.size(); ++i) {
+        const TemplateParam &tp = k->templateParams[i];
+        os << (i ? ", " : "") << tp.cppType << " " << tp.name;
+        if (!tp.defaultArg.empty())
+          os << " = " << tp.defaultArg;
+      }
       os << ">\n";
     }
     os << "inline void " << k->name << "(tilec::Grid " << n.grid << ", tilec::Stream " << n.stream;

@@ -135,13 +135,23 @@ static bool isComparison(const std::string &op) {
 Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr *at) {
   if (!a || !b)
     return nullptr;
-  // Pointer arithmetic: pointer + integer offsets.
+  // Pointer arithmetic: pointer + integer offsets, pointer - integer offsets.
   if (a->type.pointer || b->type.pointer) {
     if (opcode == "+" && b->type.pointer && !a->type.pointer)
       std::swap(a, b);
-    if (opcode != "+" || b->type.pointer || !b->type.elem.isInteger()) {
-      error(at, "only 'pointer + integer offsets' is supported on pointers");
+    const bool minus = opcode == "-" && a->type.pointer && !b->type.pointer;
+    if ((opcode != "+" && !minus) || b->type.pointer || !b->type.elem.isInteger()) {
+      error(at, "only 'pointer + integer offsets' and 'pointer - integer offsets' are supported "
+                "on pointers");
       return nullptr;
+    }
+    if (minus) {
+      // `x + pid - 1` (FlagGems' partial sums): the offsets negated, as signed integers.
+      if (!b->type.elem.isSigned())
+        b = castTo(b, ElemType::known(ScalarKind::I64), at);
+      b = unary("-", b, at);
+      if (!b)
+        return nullptr;
     }
     if (!broadcastPair(a, b, at))
       return nullptr;

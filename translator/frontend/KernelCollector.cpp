@@ -101,6 +101,25 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
       }
       if (p->isParameterPack())
         error(p->getLocation(), "parameter packs are not supported in kernels");
+      // A default (Triton's `reduction: tl.constexpr = MEAN`): its value, so that the
+      // launcher and --aot may leave the argument out. Values, not the text: the text may
+      // name constants the launcher's header does not see.
+      if (auto *nt = dyn_cast<NonTypeTemplateParmDecl>(p); nt && nt->hasDefaultArgument()) {
+        const Expr *e = nt->getDefaultArgument().getSourceExpression();
+        Expr::EvalResult r;
+        if (e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_))
+          tp.defaultArg = tp.kind == TemplateParam::Kind::Bool
+                              ? (r.Val.getInt().getBoolValue() ? "true" : "false")
+                              : std::to_string(r.Val.getInt().getExtValue());
+        else
+          error(nt->getLocation(), "the default of template parameter '" + tp.name +
+                                       "' must be a constant the translator can evaluate "
+                                       "(not one computed from other template parameters)");
+      } else if (auto *tt = dyn_cast<TemplateTypeParmDecl>(p); tt && tt->hasDefaultArgument()) {
+        if (auto t = mapType(tt->getDefaultArgument().getArgument().getAsType(),
+                             tt->getLocation()))
+          tp.defaultArg = t->elem.cuda();
+      }
       // Names the generated kernel uses itself; a template parameter would be shadowed.
       static const char *const kReserved[] = {
           "i", "tid", "THREADS", "NUM_WARPS", "NUM_STAGES", "PIPELINE_STAGES", "smem", "DIV16"};

@@ -166,6 +166,14 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
     return;
   }
   if (auto *e = dyn_cast<Expr>(s)) {
+    // `(void)M;` (an argument kept for the signature): nothing to do for a name; any other
+    // operand is evaluated for its effects.
+    if (auto *ce = dyn_cast<ExplicitCastExpr>(e->IgnoreParens()); ce && ce->getType()->isVoidType()) {
+      const Expr *sub = ce->getSubExpr()->IgnoreParenImpCasts();
+      if (!isa<DeclRefExpr>(sub))
+        lowerExpr(sub);
+      return;
+    }
     lowerExpr(e);
     return;
   }

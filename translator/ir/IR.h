@@ -279,6 +279,7 @@ struct TemplateParam {
   enum class Kind { Int, Bool, Type } kind;
   std::string name;
   std::string cppType; // "int", "unsigned", "bool", "class"
+  std::string defaultArg; // the default's value as the launcher spells it, or empty
 };
 
 struct KernelParam {

@@ -152,6 +152,12 @@ public:
       for (auto *k : ks)
         if (k->name == s.kernel) {
           known = true;
+          // Arguments left out take the parameters' defaults.
+          for (size_t i = s.templateArgs.size(); i < k->templateParams.size(); ++i)
+            if (!k->templateParams[i].defaultArg.empty())
+              s.templateArgs.push_back(k->templateParams[i].defaultArg);
+            else
+              break;
           if (s.templateArgs.size() != k->templateParams.size()) {
             std::cerr << "tilec: error: --aot '" << text << "': " << k->name << " takes "
                       << k->templateParams.size() << " template argument"
@@ -165,8 +171,17 @@ public:
             return;
           }
         }
-      if (known)
+      if (known) {
         specs.push_back(s);
+      } else if (o_.check && o_.inputs.size() <= 1) {
+        // Checking one input, every spec names one of its kernels: a misspelt one would
+        // otherwise check nothing, silently. (A build passes each source the specs of all its
+        // sources, so without --check a spec may belong to another file.)
+        std::cerr << "tilec: error: --aot '" << text << "': no kernel of that name in the input "
+                  << "(its kernels are the functions marked TILEC_KERNEL)\n";
+        failed_ = true;
+        return;
+      }
     }
 
     if (o_.check) {

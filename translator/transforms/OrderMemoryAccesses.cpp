@@ -15,7 +15,20 @@ struct Access {
   int base = -1;
   bool tile = false, write = false;
   int layout = -1;
+  bool operator==(const Access &o) const {
+    return base == o.base && tile == o.tile && write == o.write && layout == o.layout;
+  }
 };
+
+/// Adds `a` to `list` unless an equal access is there: whether a later access conflicts
+/// depends only on the fields, and without this each `if` doubled the list (both arms carry
+/// what came before), 2^20 entries after twenty of them.
+void addAccess(std::vector<Access> &list, const Access &a) {
+  for (const Access &x : list)
+    if (x == a)
+      return;
+  list.push_back(a);
+}
 
 class Orderer {
 public:
@@ -117,7 +130,7 @@ void Orderer::collect(Region &r, std::vector<Access> &out) {
   walkOps(r, [&](Op &op) {
     Access a;
     if (accessOf(op, a))
-      out.push_back(a);
+      addAccess(out, a);
   });
 }
 
@@ -139,7 +152,7 @@ void Orderer::region(Region &r, std::vector<Access> &pending) {
           pending.clear();
           break;
         }
-      pending.push_back(a);
+      addAccess(pending, a);
       continue;
     }
     if (op.regions.empty())
@@ -176,10 +189,12 @@ void Orderer::region(Region &r, std::vector<Access> &pending) {
       // in it precedes what follows.
       if (op.kind == OpKind::If && !sub->ops.empty() && sub->ops.back()->kind == OpKind::Return)
         continue;
-      after.insert(after.end(), inner.begin(), inner.end());
+      for (const Access &x : inner)
+        addAccess(after, x);
     }
     if (op.kind != OpKind::Reduce && op.kind != OpKind::Scan)
-      pending.insert(pending.end(), after.begin(), after.end());
+      for (const Access &x : after)
+        addAccess(pending, x);
   }
 }
 

@@ -77,7 +77,7 @@ public:
   ~checked_session() {
     tl::detail::checked_regions() = saved_;
     for (const copy &c : copies_)
-      if (c.writable)
+      if (c.writable && c.bytes) // an empty buffer may be a null pointer
         std::memcpy(c.user, c.data, c.bytes);
   }
 

@@ -33,9 +33,11 @@ template <class T, int BLOCK_M, int BLOCK_N>
 TILEC_KERNEL void transpose(const T *x, T *y, int M, int N) {
   auto rows = tl::program_id(0) * BLOCK_M + tl::arange<0, BLOCK_M>();
   auto cols = tl::program_id(1) * BLOCK_N + tl::arange<0, BLOCK_N>();
-  auto r = tl::expand_dims<1>(rows), c = tl::expand_dims<0>(cols);
+  auto r = tl::expand_dims<1>(rows);
+  auto c = tl::expand_dims<0>(cols);
   auto block = tl::load(x + r * N + c, (r < M) & (c < N));
-  auto rt = tl::expand_dims<0>(rows), ct = tl::expand_dims<1>(cols); // [1, BM] and [BN, 1]
+  auto rt = tl::expand_dims<0>(rows); // [1, BM]
+  auto ct = tl::expand_dims<1>(cols); // [BN, 1]
   tl::store(y + ct * M + rt, tl::trans(block), (ct < N) & (rt < M));
 }
 
@@ -45,7 +47,8 @@ template <int BLOCK_M, int BLOCK_N>
 TILEC_KERNEL void bias_gelu(const tl::half *x, const tl::half *bias, tl::half *y, int M, int N) {
   auto rows = tl::program_id(0) * BLOCK_M + tl::arange<0, BLOCK_M>();
   auto cols = tl::program_id(1) * BLOCK_N + tl::arange<0, BLOCK_N>();
-  auto r = tl::expand_dims<1>(rows), c = tl::expand_dims<0>(cols);
+  auto r = tl::expand_dims<1>(rows);
+  auto c = tl::expand_dims<0>(cols);
   auto mask = (r < M) & (c < N);
   auto v = tl::cast<float>(tl::load(x + r * N + c, mask, 0)) +
            tl::cast<float>(tl::load(bias + c, c < N, 0));

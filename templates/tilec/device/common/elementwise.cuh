@@ -108,6 +108,16 @@ TILEC_FLOAT_MATH(floor, floorf, ::floor)
 TILEC_FLOAT_MATH(ceil, ceilf, ::ceil)
 #undef TILEC_FLOAT_MATH
 
+/// `%` where the element type is a template parameter: C++'s for integers, fmod for floats as
+/// the interpreter computes it (16-bit floats through float), one spelling for every T.
+template <class T> __device__ inline T mod(T a, T b) {
+  if constexpr (type_rank<T>::kind < 2)
+    return a % b;
+  else
+    return cast<T>(fmodf(cast<float>(a), cast<float>(b)));
+}
+__device__ inline double mod(double a, double b) { return ::fmod(a, b); }
+
 /// A tile's `/` of floats and tl::fdiv: Triton's approximate division, div.full.f32 (within 2
 /// ulp over the whole range), a reciprocal and a multiply where IEEE division takes a Newton
 /// iteration and a slow-path branch. Doubles and integers (a template T) divide exactly.

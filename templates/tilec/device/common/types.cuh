@@ -82,7 +82,10 @@ template <class A, class B> struct promote {
                                  : RA::bits != RB::bits
                                      ? RA::bits > RB::bits
                                      : !RA::is_signed; // same width: unsigned wins
-  using type = typename pick<a_wins, A, B>::type;
+  // bfloat16 with an integer or bool computes in float (the interpreter's rule 4).
+  static constexpr bool bf16_with_int = (is_same_v<A, __nv_bfloat16> && RB::kind < 2) ||
+                                        (is_same_v<B, __nv_bfloat16> && RA::kind < 2);
+  using type = typename pick<bf16_with_int, float, typename pick<a_wins, A, B>::type>::type;
 };
 template <class A> struct promote<A, A> {
   using type = A;
