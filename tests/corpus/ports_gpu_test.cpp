@@ -1,0 +1,1010 @@
+// The corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add + RMSNorm), Unsloth
+// (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm, cumsum, LayerNorm,
+// weight norm), Mamba (selective state update, gated LayerNorm) and Triton tutorial 04
+// (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
+#include "corpus_support.h"
+#include "gpu_test_support.h"
+
+// The generated launchers. Each header keeps its file's CUDA in a namespace of its own
+// (tilec_generated::<file>) and declares only the kernels' launchers, whose names differ
+// between these files: FlagGems' two helpers named prev_multiple_of stay inside the CUDA
+// sources and clash nowhere here.
+#include "flaggems_cumsum.tilec.h"
+#include "flaggems_layer_norm.tilec.h"
+#include "flaggems_softmax.tilec.h"
+#include "flaggems_var_mean.tilec.h"
+#include "flaggems_vector_norm.tilec.h"
+#include "flaggems_weight_norm.tilec.h"
+#include "liger_dyt.tilec.h"
+#include "liger_fused_add_rms_norm.tilec.h"
+#include "liger_jsd.tilec.h"
+#include "liger_tvd.tilec.h"
+#include "mamba_layernorm_gated.tilec.h"
+#include "mamba_selective_state_update.tilec.h"
+#include "triton_tutorials_misc.tilec.h"
+#include "unsloth_cross_entropy.tilec.h"
+#include "unsloth_geglu.tilec.h"
+#include "unsloth_rms_layernorm.tilec.h"
+
+#include <tilec/interpret.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace host { // the kernels as the interpreter runs them
+#include "kernels/flaggems_cumsum.cpp"
+#include "kernels/flaggems_softmax.cpp"
+#include "kernels/flaggems_var_mean.cpp"
+#include "kernels/flaggems_vector_norm.cpp"
+#include "kernels/flaggems_weight_norm.cpp"
+#include "kernels/liger_dyt.cpp"
+#include "kernels/liger_fused_add_rms_norm.cpp"
+#include "kernels/liger_jsd.cpp"
+#include "kernels/liger_tvd.cpp"
+#include "kernels/mamba_layernorm_gated.cpp"
+#include "kernels/mamba_selective_state_update.cpp"
+#include "kernels/triton_tutorials_misc.cpp"
+#include "kernels/unsloth_cross_entropy.cpp"
+#include "kernels/unsloth_geglu.cpp"
+#include "kernels/unsloth_rms_layernorm.cpp"
+// flaggems_softmax.cpp and flaggems_layer_norm.cpp both define the helper prev_multiple_of:
+// the second lives in a namespace of its own, as in flaggems_mamba_interpreter_test.cpp.
+namespace flaggems_ln {
+#include "kernels/flaggems_layer_norm.cpp"
+} // namespace flaggems_ln
+} // namespace host
+
+namespace {
+
+using bf16 = tl::bfloat16;
+using corpus::uniform;
+using tilec_test::expect_close;
+using tilec_test::Mirror;
+
+constexpr int kPad = 8;                // poisoned elements after outputs without a padding
+constexpr double kBf16Rel = 2.0 / 128; // two bf16 roundings apart
+
+uint32_t u32(int v) { return uint32_t(v); }
+int cdiv(int a, int b) { return (a + b - 1) / b; }
+
+template <class T> constexpr bool kIsFloat = std::is_same_v<T, float>;
+template <class T> const char *type_name() { return kIsFloat<T> ? "float" : "bf16"; }
+
+/// v's values as T (rounded for bf16).
+template <class T> std::vector<T> as(const std::vector<float> &v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
+/// v in float, for the comparison.
+template <class T> std::vector<float> widen(const std::vector<T> &v) {
+  return std::vector<float>(v.begin(), v.end());
+}
+
+/// n elements of poison: every byte 0xff, NaN in float and bf16, -1 in integers.
+template <class T = float> std::vector<T> poison(size_t n) { return tilec_test::poisoned<T>(n); }
+
+/// The GPU's T results against the interpreter's, compared in float (poison against poison).
+template <class T>
+void expect_near(const std::vector<T> &gpu, const std::vector<T> &want, double abs, double rel,
+                 const std::string &what) {
+  expect_close(widen(gpu), widen(want), abs, rel, what);
+}
+
+/// `float_rel` for float results, two bf16 roundings for bf16 ones.
+template <class T> constexpr double rel_for(double float_rel) {
+  return kIsFloat<T> ? float_rel : kBf16Rel;
+}
+
+// ---------------------------------------------------------------------------------------
+// Liger JSD: beta 0 (forward KL), 1 (reverse KL) and in between, with and without labels.
+
+template <class T, int BLOCK, bool HAS_LABEL> void jsdOnGpu(float beta) {
+  SCOPED_TRACE(::testing::Message()
+               << type_name<T>() << ", beta " << beta << ", labels " << HAS_LABEL);
+  const int rows = 5, V = 1000, stride = 1003;
+  const auto X = as<T>(uniform(size_t(rows) * stride, -9, -1, 31)); // log Q
+  const auto Y = as<T>(uniform(X.size(), -9, -1, 32));              // log P
+  const std::vector<int64_t> labels = {7, -100, 999, 0, 512};
+  const int n_non_ignore = HAS_LABEL ? 4 : rows;
+  auto loss = poison(X.size());
+  auto dX = poison<T>(X.size());
+  Mirror<T> gX(X), gY(Y), gdX(dX);
+  Mirror<float> gloss(loss);
+  Mirror<int64_t> glabels(labels);
+  tilec::interpret::launch(host::jsd_kernel<T, -100, BLOCK, HAS_LABEL>, tilec::Grid{rows}, X.data(),
+                           stride, Y.data(), stride, loss.data(), stride, dX.data(), stride,
+                           labels.data(), beta, n_non_ignore, V);
+  jsd_kernel<T, -100, BLOCK, HAS_LABEL>(tilec::Grid{rows}, nullptr, gX.ptr(), stride, gY.ptr(),
+                                        stride, gloss.ptr(), stride, gdX.ptr(), stride,
+                                        glabels.ptr(), beta, n_non_ignore, V, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gloss.get(), loss, 1e-6, 1e-5, "loss"); // a sum of terms up to 3 that cancel
+  expect_near(gdX.get(), dX, kIsFloat<T> ? 1e-7 : 1e-6, rel_for<T>(1e-4), "dX");
+}
+
+// ---------------------------------------------------------------------------------------
+// Liger TVD: per-element loss (none) and per-row loss (batchmean), one row ignored.
+
+template <class T, int BLOCK, int REDUCTION> void tvdOnGpu() {
+  SCOPED_TRACE(::testing::Message() << type_name<T>() << ", reduction " << REDUCTION);
+  const int rows = 4, V = 777, stride = 781;
+  auto pf = uniform(size_t(rows) * stride, 0, 0.01f, 41), qf = uniform(pf.size(), 0, 0.01f, 42);
+  for (int r = 0; r < rows; ++r) // some equal elements: the gradient picks -0.5 for them
+    for (int c = 0; c < V; c += 97)
+      qf[size_t(r) * stride + c] = pf[size_t(r) * stride + c];
+  const auto p = as<T>(pf), q = as<T>(qf);
+  const std::vector<int64_t> labels = {3, -100, 776, 0};
+  const bool none = REDUCTION == host::REDUCTION_MODE_NONE;
+  const float scale = none ? 1.0f : 1.0f / 3; // batchmean over the 3 rows not ignored
+  const int loss_stride = none ? stride : 1;
+  auto loss = poison(none ? p.size() : size_t(rows) + kPad);
+  auto grads = poison<T>(p.size());
+  Mirror<T> gp(p), gq(q), ggrads(grads);
+  Mirror<float> gloss(loss);
+  Mirror<int64_t> glabels(labels);
+  tilec::interpret::launch(host::tv_distance_kernel<T, -100, BLOCK, true, REDUCTION>,
+                           tilec::Grid{rows}, p.data(), stride, q.data(), stride, loss.data(),
+                           loss_stride, grads.data(), stride, labels.data(), V, scale);
+  tv_distance_kernel<T, -100, BLOCK, true, REDUCTION>(
+      tilec::Grid{rows}, nullptr, gp.ptr(), stride, gq.ptr(), stride, gloss.ptr(), loss_stride,
+      ggrads.ptr(), stride, glabels.ptr(), V, scale, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_near(ggrads.get(), grads, 0, 0, "grads"); // +-0.5 * scale, the same comparisons
+  if (none)
+    expect_close(gloss.get(), loss, 0, 1e-6, "loss");
+  else // row sums in another order; bf16 adds each chunk's in bf16 (tl::sum keeps the type)
+    expect_close(gloss.get(), loss, 1e-8, kIsFloat<T> ? 1e-5 : 5e-2, "loss");
+}
+
+// ---------------------------------------------------------------------------------------
+// Liger DyT: forward over (column blocks, rows), backward over (column blocks, P programs),
+// P smaller than the rows so that each program walks several.
+
+template <class T, bool HAVE_BETA, int N, int FWD_BLOCK, int BWD_BLOCK>
+void dytOnGpu(tilec::LaunchOptions fwd_options, tilec::LaunchOptions bwd_options) {
+  SCOPED_TRACE(::testing::Message() << type_name<T>() << ", beta " << HAVE_BETA);
+  const int M = 7, P = 3, da_cols = cdiv(N, 512);
+  const auto x = as<T>(uniform(size_t(M) * N, -3, 3, 51));
+  const auto dy = as<T>(uniform(x.size(), -1, 1, 52));
+  const auto gamma = as<T>(uniform(N, -1, 1, 53)), beta = as<T>(uniform(N, -1, 1, 54));
+  const auto alpha = as<T>({0.7f});
+  auto y = poison<T>(x.size() + kPad), dx = poison<T>(x.size() + kPad);
+  auto da = poison(size_t(P) * da_cols), dg = poison(size_t(P) * N + kPad);
+  auto db = poison(size_t(P) * N + kPad);
+  Mirror<T> gx(x), gdy(dy), ggamma(gamma), gbeta(beta), galpha(alpha), gy(y), gdx(dx);
+  Mirror<float> gda(da), gdg(dg), gdb(db);
+  const tilec::Grid fwd_grid{u32(cdiv(N, FWD_BLOCK)), M}, bwd_grid{u32(cdiv(N, BWD_BLOCK)), P};
+  tilec::interpret::launch(host::dyt_fwd_kernel<T, HAVE_BETA, N, FWD_BLOCK>, fwd_grid, x.data(),
+                           y.data(), alpha.data(), gamma.data(), HAVE_BETA ? beta.data() : nullptr);
+  tilec::interpret::launch(host::dyt_bwd_kernel<T, HAVE_BETA, N, BWD_BLOCK>, bwd_grid, dy.data(),
+                           dx.data(), da.data(), dg.data(), HAVE_BETA ? db.data() : nullptr,
+                           x.data(), alpha.data(), gamma.data(), M);
+  dyt_fwd_kernel<T, HAVE_BETA, N, FWD_BLOCK>(fwd_grid, nullptr, gx.ptr(), gy.ptr(), galpha.ptr(),
+                                             ggamma.ptr(), HAVE_BETA ? gbeta.ptr() : nullptr,
+                                             fwd_options);
+  dyt_bwd_kernel<T, HAVE_BETA, N, BWD_BLOCK>(bwd_grid, nullptr, gdy.ptr(), gdx.ptr(), gda.ptr(),
+                                             gdg.ptr(), HAVE_BETA ? gdb.ptr() : nullptr, gx.ptr(),
+                                             galpha.ptr(), ggamma.ptr(), M, bwd_options);
+  tilec_test::synchronize();
+  expect_near(gy.get(), y, kIsFloat<T> ? 1e-6 : 1e-3, rel_for<T>(1e-5), "y");
+  expect_near(gdx.get(), dx, kIsFloat<T> ? 1e-6 : 1e-3, rel_for<T>(1e-5), "dx");
+  expect_close(gdg.get(), dg, 1e-5, 1e-5, "dgamma partials");
+  expect_close(gdb.get(), db, 1e-5, 1e-5, "dbeta partials");  // all poison without beta
+  expect_close(gda.get(), da, 1e-4, 1e-4, "dalpha partials"); // block sums in another order
+}
+
+// ---------------------------------------------------------------------------------------
+// Liger fused add + RMSNorm: the three casting modes, backward with and without dS_out.
+
+template <class T, int MODE, int RPP, int BLOCK, bool HAS_DS_OUT>
+void fusedAddRmsNormOnGpu(int n, tilec::LaunchOptions options) {
+  SCOPED_TRACE(::testing::Message()
+               << type_name<T>() << ", casting mode " << MODE << ", dS_out " << HAS_DS_OUT);
+  const int rows = 37, stride = n + 3, programs = cdiv(rows, RPP);
+  const float eps = 1e-6f, offset = MODE == host::CASTING_MODE_GEMMA ? 1.0f : 0.25f;
+  const auto x = as<T>(uniform(size_t(rows) * stride, -2, 2, 61));
+  const auto r = as<T>(uniform(x.size(), -1, 1, 62)), w = as<T>(uniform(n, -1, 1, 63));
+  const auto dy = as<T>(uniform(x.size(), -1, 1, 64)), ds_out = as<T>(uniform(x.size(), -1, 1, 65));
+  auto y = poison<T>(x.size()), s = poison<T>(x.size()), dx = poison<T>(x.size());
+  auto rstd = poison(size_t(rows) + kPad), dw = poison(size_t(programs) * n + kPad);
+  Mirror<T> gx(x), gr(r), gw(w), gdy(dy), gds(ds_out), gy(y), gs(s), gdx(dx);
+  Mirror<float> grstd(rstd), gdw(dw);
+  tilec::interpret::launch(host::fused_add_rms_norm_forward_kernel<T, MODE, BLOCK>,
+                           tilec::Grid{rows}, y.data(), stride, s.data(), stride, x.data(), stride,
+                           r.data(), stride, w.data(), 1, rstd.data(), 1, n, eps, offset);
+  tilec::interpret::launch(
+      host::fused_add_rms_norm_backward_kernel<T, RPP, MODE, BLOCK, HAS_DS_OUT>,
+      tilec::Grid{u32(programs)}, dy.data(), stride, ds_out.data(), stride, dx.data(), stride,
+      s.data(), stride, w.data(), 1, rstd.data(), 1, dw.data(), n, rows, n, offset);
+  fused_add_rms_norm_forward_kernel<T, MODE, BLOCK>(
+      tilec::Grid{rows}, nullptr, gy.ptr(), stride, gs.ptr(), stride, gx.ptr(), stride, gr.ptr(),
+      stride, gw.ptr(), 1, grstd.ptr(), 1, n, eps, offset, options);
+  fused_add_rms_norm_backward_kernel<T, RPP, MODE, BLOCK, HAS_DS_OUT>(
+      tilec::Grid{u32(programs)}, nullptr, gdy.ptr(), stride, gds.ptr(), stride, gdx.ptr(), stride,
+      gs.ptr(), stride, gw.ptr(), 1, grstd.ptr(), 1, gdw.ptr(), n, rows, n, offset, options);
+  tilec_test::synchronize();
+  expect_near(gs.get(), s, 0, kIsFloat<T> ? 1e-6 : 1.0 / 128, "S"); // X + R, one rounding
+  expect_close(grstd.get(), rstd, 0, 1e-5, "rstd");
+  expect_near(gy.get(), y, kIsFloat<T> ? 1e-5 : 1e-3, rel_for<T>(1e-5), "Y");
+  expect_near(gdx.get(), dx, kIsFloat<T> ? 1e-5 : 1e-2, rel_for<T>(1e-4), "dX");
+  // bf16: a product rounded to bf16 may round the other way on one side, per row summed
+  expect_close(gdw.get(), dw, kIsFloat<T> ? 1e-4 : 5e-2, rel_for<T>(1e-4), "dW partials");
+}
+
+// ---------------------------------------------------------------------------------------
+// Unsloth RMS LayerNorm: Llama and Gemma forward, backward in place over dY (Llama) or into
+// dX (Gemma). The row strides and the row length are template arguments.
+
+template <class T, bool GEMMA> void unslothRmsOnGpu() {
+  SCOPED_TRACE(::testing::Message() << type_name<T>() << ", gemma " << GEMMA);
+  constexpr int rows = 9, n = 1000, stride = 1003;
+  const float eps = 1e-5f;
+  const auto x = as<T>(uniform(size_t(rows) * stride, -2, 2, 71));
+  const auto w = as<T>(uniform(n, -1, 1, 72));
+  auto dy = as<T>(uniform(x.size(), -1, 1, 73));
+  for (int row = 0; row < rows; ++row) // dY's gap poisoned: the in-place write must skip it
+    for (int c = n; c < stride; ++c)
+      std::memset(static_cast<void *>(&dy[size_t(row) * stride + c]), 0xff, sizeof(T));
+  auto y = poison<T>(x.size()), dx = poison<T>(x.size()), r = poison(size_t(rows) + kPad);
+  Mirror<T> gx(x), gw(w), gdy(dy), gy(y), gdx(dx);
+  Mirror<float> gr(r);
+  if constexpr (GEMMA) {
+    tilec::interpret::launch(host::gemma_rms_layernorm_forward<T, stride, stride, 1, 1, n, 1024>,
+                             tilec::Grid{rows}, y.data(), x.data(), w.data(), r.data(), eps);
+    gemma_rms_layernorm_forward<T, stride, stride, 1, 1, n, 1024>(
+        tilec::Grid{rows}, nullptr, gy.ptr(), gx.ptr(), gw.ptr(), gr.ptr(), eps, {.num_warps = 4});
+  } else {
+    tilec::interpret::launch(host::rms_layernorm_forward<T, stride, stride, 1, 1, n, 1024>,
+                             tilec::Grid{rows}, y.data(), x.data(), w.data(), r.data(), eps);
+    rms_layernorm_forward<T, stride, stride, 1, 1, n, 1024>(
+        tilec::Grid{rows}, nullptr, gy.ptr(), gx.ptr(), gw.ptr(), gr.ptr(), eps, {.num_warps = 4});
+  }
+  tilec::interpret::launch(
+      host::rms_layernorm_backward<T, stride, stride, stride, 1, 1, n, GEMMA, 1024>,
+      tilec::Grid{rows}, dy.data(), dx.data(), x.data(), w.data(), r.data(), eps);
+  rms_layernorm_backward<T, stride, stride, stride, 1, 1, n, GEMMA, 1024>(
+      tilec::Grid{rows}, nullptr, gdy.ptr(), gdx.ptr(), gx.ptr(), gw.ptr(), gr.ptr(), eps,
+      {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gr.get(), r, 0, 1e-5, "r");
+  // Llama rounds x * r to T before the weight: a bf16 rounding that may go the other way
+  expect_near(gy.get(), y, kIsFloat<T> ? 1e-5 : 1e-3, rel_for<T>(1e-5), "Y");
+  expect_near(gdy.get(), dy, kIsFloat<T> ? 1e-5 : 1e-2, rel_for<T>(1e-4),
+              GEMMA ? "dY (not written)" : "dX over dY");
+  expect_near(gdx.get(), dx, kIsFloat<T> ? 1e-5 : 1e-2, rel_for<T>(1e-4),
+              GEMMA ? "dX" : "dX argument (not written)");
+}
+
+// ---------------------------------------------------------------------------------------
+// Unsloth GEGLU: exact and approximate, forward and backward (in place over DW, e and g),
+// both indexing widths.
+
+template <class T, bool EXACT, bool LONG_INDEXING> void unslothGegluOnGpu() {
+  SCOPED_TRACE(::testing::Message()
+               << type_name<T>() << ", exact " << EXACT << ", long " << LONG_INDEXING);
+  const int n = 3 * 1024 + 77, guard = 67, programs = cdiv(n, 1024);
+  auto e = as<T>(uniform(n + guard, -4, 4, 81)), g = as<T>(uniform(n + guard, -2, 2, 82));
+  auto DW = as<T>(uniform(n + guard, -1, 1, 83));
+  for (int i = n; i < n + guard; ++i) // poison past n in the in-place buffers
+    for (auto *v : {&e, &g, &DW})
+      std::memset(static_cast<void *>(&(*v)[i]), 0xff, sizeof(T));
+  auto h = poison<T>(n + guard);
+  Mirror<T> ge(e), gg(g), gDW(DW), gh(h);
+  if constexpr (EXACT) {
+    tilec::interpret::launch(host::exact_forward_kernel<T, 1024, LONG_INDEXING>,
+                             tilec::Grid{u32(programs)}, e.data(), g.data(), h.data(), int64_t(n));
+    tilec::interpret::launch(host::exact_backward_kernel<T, 1024, LONG_INDEXING>,
+                             tilec::Grid{u32(programs)}, DW.data(), e.data(), g.data(), int64_t(n));
+    exact_forward_kernel<T, 1024, LONG_INDEXING>(tilec::Grid{u32(programs)}, nullptr, ge.ptr(),
+                                                 gg.ptr(), gh.ptr(), int64_t(n), {.num_warps = 4});
+    exact_backward_kernel<T, 1024, LONG_INDEXING>(tilec::Grid{u32(programs)}, nullptr, gDW.ptr(),
+                                                  ge.ptr(), gg.ptr(), int64_t(n), {.num_warps = 4});
+  } else {
+    tilec::interpret::launch(host::approx_forward_kernel<T, 1024, LONG_INDEXING>,
+                             tilec::Grid{u32(programs)}, e.data(), g.data(), h.data(), int64_t(n));
+    tilec::interpret::launch(host::approx_backward_kernel<T, 1024, LONG_INDEXING>,
+                             tilec::Grid{u32(programs)}, DW.data(), e.data(), g.data(), int64_t(n));
+    approx_forward_kernel<T, 1024, LONG_INDEXING>(tilec::Grid{u32(programs)}, nullptr, ge.ptr(),
+                                                  gg.ptr(), gh.ptr(), int64_t(n), {.num_warps = 4});
+    approx_backward_kernel<T, 1024, LONG_INDEXING>(tilec::Grid{u32(programs)}, nullptr, gDW.ptr(),
+                                                   ge.ptr(), gg.ptr(), int64_t(n),
+                                                   {.num_warps = 4});
+  }
+  tilec_test::synchronize();
+  // bf16: f rounded to bf16 before the product, then the product: up to two roundings apart
+  const double abs_tol = kIsFloat<T> ? 1e-6 : 1e-3, rel = rel_for<T>(1e-5);
+  expect_near(gh.get(), h, abs_tol, rel, "h");
+  expect_near(gDW.get(), DW, abs_tol, rel, "h over DW");
+  expect_near(ge.get(), e, abs_tol, rel, "df over e");
+  expect_near(gg.get(), g, abs_tol, rel, "de over g");
+}
+
+// ---------------------------------------------------------------------------------------
+// Unsloth cross-entropy: whole-row forward, chunked forward, backward in place over the
+// logits with each side's own logsumexp.
+
+template <class T, bool SOFTCAP_ON, bool SCALE_ON> void unslothCrossEntropyOnGpu() {
+  SCOPED_TRACE(::testing::Message()
+               << type_name<T>() << ", softcap " << SOFTCAP_ON << ", scale " << SCALE_ON);
+  constexpr int rows = 6, V = 1500, stride = 1503, FWD = 2048, CHUNK = 512, N_CHUNKS = 3;
+  constexpr int BWD = 1024;
+  const float softcap = SOFTCAP_ON ? 7.5f : 0.0f, scale = SCALE_ON ? 0.625f : 0.0f;
+  auto logits = as<T>(uniform(size_t(rows) * stride, -8, 8, 91));
+  for (int row = 0; row < rows; ++row) // the gaps poisoned: the in-place backward skips them
+    for (int c = V; c < stride; ++c)
+      std::memset(static_cast<void *>(&logits[size_t(row) * stride + c]), 0xff, sizeof(T));
+  const std::vector<int64_t> labels = {0, 1499, -100, 600, 512, 1023};
+  const auto dlosses = uniform(rows, 0.5f, 1.5f, 92);
+  auto loss = poison(size_t(rows) + kPad), lse = poison(size_t(rows) + kPad);
+  auto closs = poison(size_t(rows) + kPad), clse = poison(size_t(rows) * N_CHUNKS + kPad);
+  Mirror<T> glogits(logits);
+  Mirror<float> gdlosses(dlosses), gloss(loss), glse(lse), gcloss(closs), gclse(clse);
+  Mirror<int64_t> glabels(labels);
+  const tilec::Grid chunk_grid{rows, N_CHUNKS}, bwd_grid{rows, u32(cdiv(V, BWD))};
+  tilec::interpret::launch(host::cross_entropy_forward<T, V, FWD, SOFTCAP_ON, SCALE_ON>,
+                           tilec::Grid{rows}, logits.data(), stride, loss.data(), lse.data(),
+                           labels.data(), softcap, scale);
+  tilec::interpret::launch(
+      host::chunked_cross_entropy_forward<T, stride, V, N_CHUNKS, CHUNK, SOFTCAP_ON, SCALE_ON>,
+      chunk_grid, logits.data(), closs.data(), clse.data(), labels.data(), softcap, scale);
+  cross_entropy_forward<T, V, FWD, SOFTCAP_ON, SCALE_ON>(
+      tilec::Grid{rows}, nullptr, glogits.ptr(), stride, gloss.ptr(), glse.ptr(), glabels.ptr(),
+      softcap, scale, {.num_warps = 8});
+  chunked_cross_entropy_forward<T, stride, V, N_CHUNKS, CHUNK, SOFTCAP_ON, SCALE_ON>(
+      chunk_grid, nullptr, glogits.ptr(), gcloss.ptr(), gclse.ptr(), glabels.ptr(), softcap, scale,
+      {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(glse.get(), lse, 1e-5, 1e-6, "logsumexp");
+  expect_close(gloss.get(), loss, 1e-5, 1e-5, "loss");
+  expect_close(gclse.get(), clse, 1e-5, 1e-6, "chunk logsumexp");
+  expect_close(gcloss.get(), closs, 1e-6, 1e-6, "chunked -x");
+  tilec::interpret::launch(host::cross_entropy_backward<T, stride, 1, V, BWD, SOFTCAP_ON, SCALE_ON>,
+                           bwd_grid, logits.data(), dlosses.data(), lse.data(), labels.data(),
+                           softcap, scale);
+  cross_entropy_backward<T, stride, 1, V, BWD, SOFTCAP_ON, SCALE_ON>(
+      bwd_grid, nullptr, glogits.ptr(), gdlosses.ptr(), glse.ptr(), glabels.ptr(), softcap, scale,
+      {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_near(glogits.get(), logits, 1e-7, rel_for<T>(1e-4), "dlogits");
+}
+
+// ---------------------------------------------------------------------------------------
+// FlagGems softmax: along the last dimension (inner) and a middle one (non-inner), one tile
+// per program or swept in tiles; the backward kernels the same ways.
+
+/// An input with some -inf entries (the kernels' all_neg_inf case), never a whole row.
+std::vector<float> softmax_input(size_t n, unsigned seed) {
+  auto x = uniform(n, -4, 4, seed);
+  for (size_t i = 3; i < n; i += 97)
+    x[i] = -INFINITY;
+  return x;
+}
+
+/// softmax_kernel_inner<TO, TI, TILE_N, ONE_TILE> over [M, N] on both sides.
+template <class TO, class TI, int TILE_N, bool ONE_TILE> void softmaxInnerOnGpu() {
+  SCOPED_TRACE(::testing::Message() << "inner, " << type_name<TI>() << " to " << type_name<TO>()
+                                    << ", TILE_N " << TILE_N);
+  const int M = 37, N = 1000;
+  const auto x = as<TI>(softmax_input(size_t(M) * N, 11));
+  auto y = poison<TO>(x.size() + kPad);
+  Mirror<TI> gx(x);
+  Mirror<TO> gy(y);
+  tilec::interpret::launch(host::softmax_kernel_inner<TO, TI, TILE_N, ONE_TILE>,
+                           tilec::Grid{u32(M)}, y.data(), x.data(), M, N);
+  softmax_kernel_inner<TO, TI, TILE_N, ONE_TILE>(tilec::Grid{u32(M)}, nullptr, gy.ptr(), gx.ptr(),
+                                                 M, N, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_near(gy.get(), y, 1e-7, rel_for<TO>(1e-5), "y");
+}
+
+template <int TILE_N, bool ONE_TILE> void softmaxNonInnerOnGpu() {
+  SCOPED_TRACE(::testing::Message() << "non-inner, TILE_N " << TILE_N);
+  const int M = 3, N = 37, K = 45;
+  constexpr int TILE_K = 4;
+  const auto x = softmax_input(size_t(M) * N * K, 12);
+  auto y = poison(x.size() + kPad);
+  Mirror<float> gx(x), gy(y);
+  const tilec::Grid grid{u32(M), u32(cdiv(K, TILE_K))};
+  tilec::interpret::launch(host::softmax_kernel_non_inner<float, float, TILE_N, TILE_K, ONE_TILE>,
+                           grid, y.data(), x.data(), M, N, K);
+  softmax_kernel_non_inner<float, float, TILE_N, TILE_K, ONE_TILE>(
+      grid, nullptr, gy.ptr(), gx.ptr(), M, N, K, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gy.get(), y, 1e-7, 1e-5, "y");
+}
+
+template <class T, int TILE_N, bool ONE_TILE> void softmaxBackwardInnerOnGpu() {
+  SCOPED_TRACE(::testing::Message()
+               << "backward inner, " << type_name<T>() << ", TILE_N " << TILE_N);
+  const int M = 37, N = 1000;
+  constexpr int TILE_M = 4;
+  const auto y = as<T>(uniform(size_t(M) * N, 0, 0.01f, 13));
+  const auto dy = as<T>(uniform(y.size(), -1, 1, 14));
+  auto dx = poison<T>(y.size() + kPad);
+  Mirror<T> gy(y), gdy(dy), gdx(dx);
+  const tilec::Grid grid{u32(cdiv(M, TILE_M))};
+  tilec::interpret::launch(host::softmax_backward_kernel_inner<T, TILE_M, TILE_N, ONE_TILE>, grid,
+                           y.data(), dy.data(), dx.data(), M, N);
+  softmax_backward_kernel_inner<T, TILE_M, TILE_N, ONE_TILE>(grid, nullptr, gy.ptr(), gdy.ptr(),
+                                                             gdx.ptr(), M, N, {.num_warps = 4});
+  tilec_test::synchronize();
+  // out * (dout - sum): the sum in another order, the difference may cancel
+  expect_near(gdx.get(), dx, kIsFloat<T> ? 1e-8 : 1e-6, rel_for<T>(1e-5), "dx");
+}
+
+template <int TILE_N, bool ONE_TILE> void softmaxBackwardNonInnerOnGpu() {
+  SCOPED_TRACE(::testing::Message() << "backward non-inner, TILE_N " << TILE_N);
+  const int M = 3, N = 37, K = 45;
+  constexpr int TILE_K = 4;
+  const auto y = uniform(size_t(M) * N * K, 0, 0.05f, 15), dy = uniform(y.size(), -1, 1, 16);
+  auto dx = poison(y.size() + kPad);
+  Mirror<float> gy(y), gdy(dy), gdx(dx);
+  const tilec::Grid grid{u32(M), u32(cdiv(K, TILE_K))};
+  tilec::interpret::launch(host::softmax_backward_kernel_non_inner<float, TILE_N, TILE_K, ONE_TILE>,
+                           grid, y.data(), dy.data(), dx.data(), M, N, K);
+  softmax_backward_kernel_non_inner<float, TILE_N, TILE_K, ONE_TILE>(
+      grid, nullptr, gy.ptr(), gdy.ptr(), gdx.ptr(), M, N, K, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gdx.get(), dx, 1e-8, 1e-5, "dx");
+}
+
+// ---------------------------------------------------------------------------------------
+// FlagGems var_mean and L2 norm: per row of a matrix, and over a whole tensor in two kernels.
+
+template <class T> void varMeanRowsOnGpu() {
+  SCOPED_TRACE(::testing::Message() << "rows, " << type_name<T>());
+  const int M = 37, N = 1000;
+  constexpr int BLOCK_M = 4, BLOCK_N = 256;
+  const auto x = as<T>(uniform(size_t(M) * N, -3, 5, 21));
+  auto var = poison<T>(size_t(M) + kPad), mean = poison<T>(size_t(M) + kPad);
+  Mirror<T> gx(x), gvar(var), gmean(mean);
+  const tilec::Grid grid{u32(cdiv(M, BLOCK_M))};
+  tilec::interpret::launch(host::var_mean_welford_kernel<T, BLOCK_M, BLOCK_N>, grid, x.data(),
+                           var.data(), mean.data(), M, N, 1.0f);
+  var_mean_welford_kernel<T, BLOCK_M, BLOCK_N>(grid, nullptr, gx.ptr(), gvar.ptr(), gmean.ptr(), M,
+                                               N, 1.0f, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_near(gmean.get(), mean, kIsFloat<T> ? 1e-5 : 1e-3, rel_for<T>(1e-5), "mean");
+  expect_near(gvar.get(), var, kIsFloat<T> ? 1e-5 : 1e-3, rel_for<T>(1e-4), "var");
+}
+
+template <class T> void l2NormRowsOnGpu() {
+  SCOPED_TRACE(::testing::Message() << "rows, " << type_name<T>());
+  const int M = 37, N = 1000;
+  constexpr int BLOCK_M = 4, BLOCK_N = 256;
+  const auto x = as<T>(uniform(size_t(M) * N, -2, 2, 23));
+  auto out = poison<T>(size_t(M) + kPad);
+  Mirror<T> gx(x), gout(out);
+  const tilec::Grid grid{u32(cdiv(M, BLOCK_M))};
+  tilec::interpret::launch(host::l2_norm_kernel<T, BLOCK_M, BLOCK_N>, grid, x.data(), out.data(), M,
+                           N);
+  l2_norm_kernel<T, BLOCK_M, BLOCK_N>(grid, nullptr, gx.ptr(), gout.ptr(), M, N, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_near(gout.get(), out, 1e-6, rel_for<T>(1e-5), "norm");
+}
+
+// ---------------------------------------------------------------------------------------
+// FlagGems LayerNorm forward: the multiline (N <= 128), persistent (N <= 4096) and loop
+// (Welford over tiles) kernels, with and without weight and bias.
+
+template <class T, bool HW, bool HB> void flagGemsLayerNormOnGpu() {
+  SCOPED_TRACE(::testing::Message() << type_name<T>() << ", weight " << HW << ", bias " << HB);
+  const float eps = 1e-5f;
+  const double abs_tol = kIsFloat<T> ? 1e-5 : 1e-2, rel = rel_for<T>(1e-5);
+  auto run = [&](const char *what, int M, int N, auto host_kernel, auto gpu_kernel,
+                 tilec::Grid grid) {
+    SCOPED_TRACE(what);
+    const auto x = as<T>(uniform(size_t(M) * N, -3, 5, 41));
+    const auto w = as<T>(uniform(N, -1, 1, 42)), b = as<T>(uniform(N, -1, 1, 43));
+    auto y = poison<T>(x.size() + kPad);
+    auto mean = poison(size_t(M) + kPad), rstd = poison(size_t(M) + kPad);
+    Mirror<T> gx(x), gw(w), gb(b), gy(y);
+    Mirror<float> gmean(mean), grstd(rstd);
+    tilec::interpret::launch(host_kernel, grid, x.data(), y.data(), HW ? w.data() : nullptr,
+                             HB ? b.data() : nullptr, mean.data(), rstd.data(), M, N, eps);
+    gpu_kernel(grid, nullptr, gx.ptr(), gy.ptr(), HW ? gw.ptr() : nullptr, HB ? gb.ptr() : nullptr,
+               gmean.ptr(), grstd.ptr(), M, N, eps, tilec::LaunchOptions{.num_warps = 4});
+    tilec_test::synchronize();
+    expect_close(gmean.get(), mean, 1e-6, 1e-5, "mean");
+    expect_close(grstd.get(), rstd, 1e-6, 1e-5, "rstd");
+    expect_near(gy.get(), y, abs_tol, rel, "y");
+  };
+  {
+    constexpr int TILE_M = 8, TILE_N = 128; // cdiv(1024, TILE_N), next_power_of_2(N)
+    const int M = 29, N = 100;
+    run("multiline (N <= 128)", M, N,
+        host::flaggems_ln::layer_norm_persistent_kernel_multiline<T, float, TILE_M, TILE_N, HW, HB>,
+        layer_norm_persistent_kernel_multiline<T, float, TILE_M, TILE_N, HW, HB>,
+        tilec::Grid{u32(cdiv(M, TILE_M))});
+  }
+  run("persistent (N <= 4096)", 29, 777,
+      host::flaggems_ln::layer_norm_persistent_kernel<T, float, 1024, HW, HB>,
+      layer_norm_persistent_kernel<T, float, 1024, HW, HB>, tilec::Grid{29});
+  run("loop (Welford over 256-wide tiles)", 7, 1000,
+      host::flaggems_ln::layer_norm_loop_kernel<T, float, 256, HW, HB>,
+      layer_norm_loop_kernel<T, float, 256, HW, HB>, tilec::Grid{7});
+}
+
+// ---------------------------------------------------------------------------------------
+// FlagGems weight norm: a norm per row (dim 0) or per column (the last dim).
+
+template <class T, int BR, int BC, bool FIRST> void weightNormOnGpu() {
+  SCOPED_TRACE(::testing::Message() << type_name<T>() << (FIRST ? ", dim 0" : ", last dim")
+                                    << ", blocks " << BR << " x " << BC);
+  const float eps = std::numeric_limits<float>::min(); // torch.finfo(torch.float32).tiny
+  const int M = 37, N = 300, norms = FIRST ? M : N;
+  const auto v = as<T>(uniform(size_t(M) * N, -1, 1, 51));
+  const auto g = as<T>(uniform(norms, 0.5f, 2, FIRST ? 52 : 53));
+  auto out = poison<T>(v.size() + kPad), norm = poison<T>(size_t(norms) + kPad);
+  Mirror<T> gv(v), gg(g), gout(out), gnorm(norm);
+  const tilec::Grid grid{u32(FIRST ? cdiv(M, BR) : cdiv(N, BC))};
+  if constexpr (FIRST) {
+    tilec::interpret::launch(host::weight_norm_kernel_first<T, BR, BC>, grid, out.data(),
+                             norm.data(), v.data(), g.data(), M, N, eps);
+    weight_norm_kernel_first<T, BR, BC>(grid, nullptr, gout.ptr(), gnorm.ptr(), gv.ptr(), gg.ptr(),
+                                        M, N, eps, {.num_warps = 4});
+  } else {
+    tilec::interpret::launch(host::weight_norm_kernel_last<T, BR, BC>, grid, out.data(),
+                             norm.data(), v.data(), g.data(), M, N, eps);
+    weight_norm_kernel_last<T, BR, BC>(grid, nullptr, gout.ptr(), gnorm.ptr(), gv.ptr(), gg.ptr(),
+                                       M, N, eps, {.num_warps = 4});
+  }
+  tilec_test::synchronize();
+  expect_near(gnorm.get(), norm, 1e-6, rel_for<T>(1e-5), "norm");
+  expect_near(gout.get(), out, kIsFloat<T> ? 1e-6 : 1e-4, rel_for<T>(1e-5), "out");
+}
+
+// ---------------------------------------------------------------------------------------
+// Mamba: selective state update (state in place) and gated LayerNorm / RMSNorm.
+
+template <class TS, class T, class TW, bool SP, bool TIE, bool HDB, bool HD, bool HZ, bool HI>
+void selectiveStateUpdateOnGpu() {
+  SCOPED_TRACE(::testing::Message()
+               << type_name<T>() << ", softplus " << SP << " tie_hdim " << TIE << " dt_bias " << HDB
+               << " D " << HD << " z " << HZ << " state_batch_indices " << HI);
+  const int batch = 3, nheads = 4, ngroups = 2, dim = 50, dstate = 13, nstates = 5;
+  constexpr int BLOCK_M = 32, BLOCK_DSTATE = 16; // the host's choice for dstate <= 16
+  const int ratio = nheads / ngroups, xb = nheads * dim + 7;
+  // the layouts of flaggems_mamba_interpreter_test.cpp (TIE_HDIM: dt, dt_bias and A per head)
+  auto state = as<TS>(uniform(size_t(nstates) * nheads * dim * dstate, -1, 1, 61));
+  const auto x = as<T>(uniform(size_t(batch) * xb, -1, 1, 62));
+  auto dtf = uniform(size_t(batch) * nheads * (TIE ? 1 : dim), -3, 1, 63);
+  if (SP) // some dt above the softplus threshold (20), which stay as they are
+    for (size_t i = 0; i < dtf.size(); i += 5)
+      dtf[i] = 21.0f + float(i % 3);
+  const auto dt = as<T>(dtf);
+  const auto dt_bias = as<TW>(uniform(size_t(nheads) * (TIE ? 1 : dim), -0.5f, 0.5f, 64));
+  const auto A = as<TW>(uniform(size_t(nheads) * (TIE ? 1 : dim * dstate), -2, -0.1f, 65));
+  const auto B = as<T>(uniform(size_t(batch) * ngroups * dstate, -1, 1, 66));
+  const auto C = as<T>(uniform(size_t(batch) * ngroups * dstate, -1, 1, 67));
+  const auto D = as<TW>(uniform(size_t(nheads) * dim, -1, 1, 68));
+  const auto z = as<T>(uniform(size_t(batch) * nheads * dim, -2, 2, 69));
+  const std::vector<int32_t> indices = {4, -1, 1}; // batch entry 1 is a padding token
+  auto out = poison<T>(size_t(batch) * nheads * dim + kPad);
+  const std::vector<int> strides = {nheads * dim * dstate,
+                                    dim * dstate,
+                                    dstate,
+                                    1, // state
+                                    xb,
+                                    dim,
+                                    1, // x
+                                    TIE ? nheads : nheads * dim,
+                                    TIE ? 1 : dim,
+                                    TIE ? 0 : 1, // dt
+                                    TIE ? 1 : dim,
+                                    TIE ? 0 : 1, // dt_bias
+                                    TIE ? 1 : dim * dstate,
+                                    TIE ? 0 : dstate,
+                                    TIE ? 0 : 1, // A
+                                    ngroups * dstate,
+                                    dstate,
+                                    1, // B
+                                    ngroups * dstate,
+                                    dstate,
+                                    1, // C
+                                    dim,
+                                    1, // D
+                                    nheads * dim,
+                                    dim,
+                                    1, // z
+                                    nheads * dim,
+                                    dim,
+                                    1}; // out
+  ASSERT_EQ(strides.size(), 29u);
+  Mirror<TS> gstate(state);
+  Mirror<T> gx(x), gdt(dt), gB(B), gC(C), gz(z), gout(out);
+  Mirror<TW> gdt_bias(dt_bias), gA(A), gD(D);
+  Mirror<int32_t> gindices(indices);
+  Mirror<int> gstrides(strides);
+  const tilec::Grid grid{u32(cdiv(dim, BLOCK_M)), u32(batch), u32(nheads)};
+  tilec::interpret::launch(host::_selective_scan_update_kernel<TS, T, TW, SP, TIE, BLOCK_M, HDB, HD,
+                                                               HZ, HI, BLOCK_DSTATE>,
+                           grid, state.data(), x.data(), dt.data(), HDB ? dt_bias.data() : nullptr,
+                           A.data(), B.data(), C.data(), HD ? D.data() : nullptr,
+                           HZ ? z.data() : nullptr, out.data(), HI ? indices.data() : nullptr,
+                           batch, nheads, dim, dstate, ratio, strides.data());
+  _selective_scan_update_kernel<TS, T, TW, SP, TIE, BLOCK_M, HDB, HD, HZ, HI, BLOCK_DSTATE>(
+      grid, nullptr, gstate.ptr(), gx.ptr(), gdt.ptr(), HDB ? gdt_bias.ptr() : nullptr, gA.ptr(),
+      gB.ptr(), gC.ptr(), HD ? gD.ptr() : nullptr, HZ ? gz.ptr() : nullptr, gout.ptr(),
+      HI ? gindices.ptr() : nullptr, batch, nheads, dim, dstate, ratio, gstrides.ptr(),
+      {.num_warps = 4});
+  tilec_test::synchronize();
+  // the rows no batch entry points at keep their values on both sides
+  expect_near(gstate.get(), state, kIsFloat<TS> ? 1e-6 : 1e-3, rel_for<TS>(1e-5), "state");
+  expect_near(gout.get(), out, kIsFloat<T> ? 1e-5 : 1e-2, rel_for<T>(1e-5), "out");
+}
+
+template <class T, class TW, bool HB, bool HZ, bool NBG, bool RMS> void gatedNormOnGpu() {
+  SCOPED_TRACE(::testing::Message() << type_name<T>() << ", bias " << HB << " z " << HZ
+                                    << " norm_before_gate " << NBG << " rms " << RMS);
+  const int M = 7, group_size = 300, ngroups = 2, N = group_size * ngroups;
+  const int sx = N + 5, sy = N + 3, sz = N + 9;
+  constexpr int BLOCK_N = 512; // next_power_of_2(group_size)
+  const float eps = 1e-6f;
+  const auto x = as<T>(uniform(size_t(M) * sx, -2, 3, 71));
+  const auto z = as<T>(uniform(size_t(M) * sz, -2, 2, 72));
+  const auto w = as<TW>(uniform(N, -1, 1, 73)), b = as<TW>(uniform(N, -1, 1, 74));
+  auto y = poison<T>(size_t(M) * sy), mean = poison(size_t(ngroups) * M + kPad);
+  auto rstd = poison(size_t(ngroups) * M + kPad);
+  Mirror<T> gx(x), gz(z), gy(y);
+  Mirror<TW> gw(w), gb(b);
+  Mirror<float> gmean(mean), grstd(rstd);
+  const tilec::Grid grid{u32(M), u32(ngroups)};
+  tilec::interpret::launch(host::_layer_norm_fwd_1pass_kernel<T, TW, BLOCK_N, HB, HZ, NBG, RMS>,
+                           grid, x.data(), y.data(), w.data(), HB ? b.data() : nullptr,
+                           HZ ? z.data() : nullptr, RMS ? nullptr : mean.data(), rstd.data(), sx,
+                           sy, sz, M, group_size, eps);
+  _layer_norm_fwd_1pass_kernel<T, TW, BLOCK_N, HB, HZ, NBG, RMS>(
+      grid, nullptr, gx.ptr(), gy.ptr(), gw.ptr(), HB ? gb.ptr() : nullptr, HZ ? gz.ptr() : nullptr,
+      RMS ? nullptr : gmean.ptr(), grstd.ptr(), sx, sy, sz, M, group_size, eps, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gmean.get(), mean, 1e-6, 1e-5, "mean"); // all poison for RMSNorm
+  expect_close(grstd.get(), rstd, 1e-6, 1e-5, "rstd");
+  expect_near(gy.get(), y, kIsFloat<T> ? 1e-5 : 1e-2, rel_for<T>(1e-5), "y");
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+
+TEST(GpuPorts, LigerJsd) {
+  REQUIRE_GPU();
+  jsdOnGpu<float, 256, true>(0.0f); // forward KL
+  jsdOnGpu<float, 256, true>(1.0f); // reverse KL
+  jsdOnGpu<float, 256, true>(0.3f);
+  jsdOnGpu<float, 256, false>(0.5f);
+  jsdOnGpu<bf16, 1024, true>(0.3f);
+}
+
+TEST(GpuPorts, LigerTvd) {
+  REQUIRE_GPU();
+  tvdOnGpu<float, 256, host::REDUCTION_MODE_NONE>();
+  tvdOnGpu<float, 256, host::REDUCTION_MODE_BATCHMEAN>();
+  tvdOnGpu<bf16, 1024, host::REDUCTION_MODE_BATCHMEAN>();
+}
+
+TEST(GpuPorts, LigerDyt) {
+  REQUIRE_GPU();
+  dytOnGpu<float, true, 2500, 1024, 1024>({.num_warps = 4}, {.num_warps = 4});
+  dytOnGpu<float, false, 2500, 1024, 1024>({.num_warps = 4}, {.num_warps = 4});
+  dytOnGpu<bf16, true, 4096, 2048, 4096>({.num_warps = 8, .num_stages = 1},
+                                         {.num_warps = 16, .num_stages = 2});
+}
+
+TEST(GpuPorts, LigerFusedAddRmsNorm) {
+  REQUIRE_GPU();
+  fusedAddRmsNormOnGpu<float, host::CASTING_MODE_LLAMA, 8, 1024, true>(1000, {.num_warps = 4});
+  fusedAddRmsNormOnGpu<float, host::CASTING_MODE_GEMMA, 8, 1024, false>(1000, {.num_warps = 4});
+  fusedAddRmsNormOnGpu<float, host::CASTING_MODE_NONE, 8, 1024, true>(1000, {.num_warps = 4});
+  fusedAddRmsNormOnGpu<bf16, host::CASTING_MODE_LLAMA, 32, 4096, true>(
+      4000, {.num_warps = 8, .num_stages = 2});
+}
+
+TEST(GpuPorts, UnslothRmsLayernorm) {
+  REQUIRE_GPU();
+  unslothRmsOnGpu<float, false>();
+  unslothRmsOnGpu<float, true>();
+  unslothRmsOnGpu<bf16, false>();
+}
+
+TEST(GpuPorts, UnslothGeglu) {
+  REQUIRE_GPU();
+  unslothGegluOnGpu<float, true, false>();
+  unslothGegluOnGpu<float, true, true>();
+  unslothGegluOnGpu<float, false, false>();
+  unslothGegluOnGpu<float, false, true>();
+  unslothGegluOnGpu<bf16, true, false>();
+  unslothGegluOnGpu<bf16, false, true>();
+}
+
+TEST(GpuPorts, UnslothCrossEntropy) {
+  REQUIRE_GPU();
+  unslothCrossEntropyOnGpu<float, false, false>();
+  unslothCrossEntropyOnGpu<float, true, true>();
+  unslothCrossEntropyOnGpu<float, true, false>();
+  unslothCrossEntropyOnGpu<bf16, true, true>();
+}
+
+TEST(GpuPorts, FlagGemsSoftmax) {
+  REQUIRE_GPU();
+  softmaxInnerOnGpu<float, float, 1024, true>();
+  softmaxInnerOnGpu<float, float, 256, false>();
+  softmaxInnerOnGpu<float, bf16, 1024, true>(); // half_to_float: bf16 in, float out
+  softmaxNonInnerOnGpu<64, true>();
+  softmaxNonInnerOnGpu<16, false>();
+  softmaxBackwardInnerOnGpu<float, 1024, true>();
+  softmaxBackwardInnerOnGpu<float, 256, false>();
+  softmaxBackwardInnerOnGpu<bf16, 1024, true>();
+  softmaxBackwardNonInnerOnGpu<64, true>();
+  softmaxBackwardNonInnerOnGpu<16, false>();
+}
+
+TEST(GpuPorts, FlagGemsVarMean) {
+  REQUIRE_GPU();
+  varMeanRowsOnGpu<float>();
+  varMeanRowsOnGpu<bf16>();
+  {
+    SCOPED_TRACE("whole tensor");
+    const int N = 10007, BLOCK_NUM = cdiv(N, 1024);
+    constexpr int BLOCK_N2 = 16; // next_power_of_2(BLOCK_NUM), FlagGems' heuristic
+    const auto x = uniform(N, -1, 3, 22);
+    auto acc = poison(size_t(BLOCK_NUM) + kPad), average = acc, count = acc;
+    auto var = poison(1 + kPad), mean = poison(1 + kPad);
+    Mirror<float> gx(x), gacc(acc), gaverage(average), gcount(count), gvar(var), gmean(mean);
+    tilec::interpret::launch(host::var_mean_kernel_1<float, 1024>, tilec::Grid{u32(BLOCK_NUM)},
+                             x.data(), acc.data(), average.data(), count.data(), N);
+    tilec::interpret::launch(host::var_mean_kernel_2<float, BLOCK_N2>, tilec::Grid{1}, acc.data(),
+                             average.data(), count.data(), var.data(), mean.data(), N, 0.0f,
+                             BLOCK_NUM);
+    var_mean_kernel_1<float, 1024>(tilec::Grid{u32(BLOCK_NUM)}, nullptr, gx.ptr(), gacc.ptr(),
+                                   gaverage.ptr(), gcount.ptr(), N, {.num_warps = 4});
+    var_mean_kernel_2<float, BLOCK_N2>(tilec::Grid{1}, nullptr, gacc.ptr(), gaverage.ptr(),
+                                       gcount.ptr(), gvar.ptr(), gmean.ptr(), N, 0.0f, BLOCK_NUM,
+                                       {.num_warps = 4});
+    tilec_test::synchronize();
+    expect_close(gcount.get(), count, 0, 0, "count");
+    expect_close(gaverage.get(), average, 1e-6, 1e-5, "average");
+    expect_close(gacc.get(), acc, 1e-2, 1e-4, "acc"); // sum(x^2) - count * average^2
+    expect_close(gmean.get(), mean, 1e-6, 1e-5, "mean");
+    expect_close(gvar.get(), var, 1e-5, 1e-4, "var");
+  }
+}
+
+TEST(GpuPorts, FlagGemsVectorNorm) {
+  REQUIRE_GPU();
+  l2NormRowsOnGpu<float>();
+  l2NormRowsOnGpu<bf16>();
+  {
+    SCOPED_TRACE("whole tensor");
+    const int M = 10007;
+    constexpr int BLOCK_SIZE = 128, BLOCK_MID = 128; // the host's next_power_of_2 choices
+    const int MID_SIZE = cdiv(M, BLOCK_SIZE);
+    const auto x = uniform(M, -2, 2, 24);
+    auto mid = poison(size_t(MID_SIZE) + kPad), out = poison(1 + kPad);
+    Mirror<float> gx(x), gmid(mid), gout(out);
+    tilec::interpret::launch(host::l2_norm_kernel_1<float, BLOCK_SIZE>, tilec::Grid{u32(MID_SIZE)},
+                             x.data(), mid.data(), M);
+    tilec::interpret::launch(host::l2_norm_kernel_2<float, BLOCK_MID>, tilec::Grid{1}, mid.data(),
+                             out.data(), MID_SIZE);
+    l2_norm_kernel_1<float, BLOCK_SIZE>(tilec::Grid{u32(MID_SIZE)}, nullptr, gx.ptr(), gmid.ptr(),
+                                        M, {.num_warps = 4});
+    l2_norm_kernel_2<float, BLOCK_MID>(tilec::Grid{1}, nullptr, gmid.ptr(), gout.ptr(), MID_SIZE,
+                                       {.num_warps = 4});
+    tilec_test::synchronize();
+    expect_close(gmid.get(), mid, 1e-5, 1e-5, "mid");
+    expect_close(gout.get(), out, 1e-5, 1e-5, "norm");
+  }
+}
+
+TEST(GpuPorts, FlagGemsCumsum) {
+  REQUIRE_GPU();
+  {
+    // scan-then-fan over a flat array: 1024-element blocks, their 7 sums scanned in place by
+    // one block of 8, then each block offset by the previous blocks' sum
+    SCOPED_TRACE("flat, float");
+    const int n = 3001 + 1024 * 4, part_num = cdiv(n, 1024);
+    const auto x = uniform(n, -1, 1, 31);
+    auto y = poison(n + kPad), partial = poison(part_num), partial2 = poison(1);
+    Mirror<float> gx(x), gy(y), gpartial(partial), gpartial2(partial2);
+    tilec::interpret::launch(host::scan_part_sum_kernel<float, float, float, float, 1024>,
+                             tilec::Grid{u32(part_num)}, x.data(), y.data(), partial.data(), n,
+                             part_num);
+    tilec::interpret::launch(host::scan_part_sum_kernel<float, float, float, float, 8>,
+                             tilec::Grid{1}, partial.data(), partial.data(), partial2.data(),
+                             part_num, 1);
+    tilec::interpret::launch(host::add_base_sum_kernel<float, float, 1024>,
+                             tilec::Grid{u32(part_num)}, y.data(), partial.data(), n, part_num);
+    scan_part_sum_kernel<float, float, float, float, 1024>(tilec::Grid{u32(part_num)}, nullptr,
+                                                           gx.ptr(), gy.ptr(), gpartial.ptr(), n,
+                                                           part_num, {.num_warps = 4});
+    scan_part_sum_kernel<float, float, float, float, 8>(tilec::Grid{1}, nullptr, gpartial.ptr(),
+                                                        gpartial.ptr(), gpartial2.ptr(), part_num,
+                                                        1, {.num_warps = 4});
+    add_base_sum_kernel<float, float, 1024>(tilec::Grid{u32(part_num)}, nullptr, gy.ptr(),
+                                            gpartial.ptr(), n, part_num, {.num_warps = 4});
+    tilec_test::synchronize();
+    expect_close(gy.get(), y, 1e-4, 1e-5, "y");
+    expect_close(gpartial.get(), partial, 1e-4, 1e-5, "scanned partial sums");
+    expect_close(gpartial2.get(), partial2, 1e-4, 1e-5, "total");
+  }
+  {
+    // int32 input scanned in int32, written as int64: exact
+    SCOPED_TRACE("flat, int32 to int64");
+    const int n = 2500, part_num = cdiv(n, 1024);
+    const auto x = tilec_test::random_ints<int32_t>(n, -1000, 1000, 32);
+    std::vector<int64_t> y(n + kPad, -7), partial(part_num, -7), partial2(1, -7);
+    Mirror<int32_t> gx(x);
+    Mirror<int64_t> gy(y), gpartial(partial), gpartial2(partial2);
+    tilec::interpret::launch(host::scan_part_sum_kernel<int32_t, int64_t, int64_t, int32_t, 1024>,
+                             tilec::Grid{u32(part_num)}, x.data(), y.data(), partial.data(), n,
+                             part_num);
+    tilec::interpret::launch(host::scan_part_sum_kernel<int64_t, int64_t, int64_t, int64_t, 4>,
+                             tilec::Grid{1}, partial.data(), partial.data(), partial2.data(),
+                             part_num, 1);
+    tilec::interpret::launch(host::add_base_sum_kernel<int64_t, int64_t, 1024>,
+                             tilec::Grid{u32(part_num)}, y.data(), partial.data(), n, part_num);
+    scan_part_sum_kernel<int32_t, int64_t, int64_t, int32_t, 1024>(
+        tilec::Grid{u32(part_num)}, nullptr, gx.ptr(), gy.ptr(), gpartial.ptr(), n, part_num,
+        {.num_warps = 4});
+    scan_part_sum_kernel<int64_t, int64_t, int64_t, int64_t, 4>(
+        tilec::Grid{1}, nullptr, gpartial.ptr(), gpartial.ptr(), gpartial2.ptr(), part_num, 1,
+        {.num_warps = 4});
+    add_base_sum_kernel<int64_t, int64_t, 1024>(tilec::Grid{u32(part_num)}, nullptr, gy.ptr(),
+                                                gpartial.ptr(), n, part_num, {.num_warps = 4});
+    tilec_test::synchronize();
+    EXPECT_EQ(gy.get(), y);
+    EXPECT_EQ(gpartial.get(), partial);
+    EXPECT_EQ(gpartial2.get(), partial2);
+  }
+  {
+    // [A, B, C] along B: 1024-element blocks, the [A, part_num, C] partial sums scanned in
+    // place (one block of 8), then the fan-out
+    SCOPED_TRACE("middle dimension");
+    const int A = 3, B = 5000, C = 5, part_num = cdiv(B, 1024);
+    const auto x = uniform(size_t(A) * B * C, -1, 1, 33);
+    auto y = poison(x.size() + kPad), partial = poison(size_t(A) * part_num * C);
+    auto partial2 = poison(size_t(A) * C);
+    Mirror<float> gx(x), gy(y), gpartial(partial), gpartial2(partial2);
+    const tilec::Grid grid{u32(A), u32(part_num), u32(C)}, grid2{u32(A), 1, u32(C)};
+    tilec::interpret::launch(host::scan_part_sum_abc_kernel<float, float, float, float, 1024>, grid,
+                             x.data(), y.data(), partial.data(), B, C, part_num);
+    tilec::interpret::launch(host::scan_part_sum_abc_kernel<float, float, float, float, 8>, grid2,
+                             partial.data(), partial.data(), partial2.data(), part_num, C, 1);
+    tilec::interpret::launch(host::add_base_sum_abc_kernel<float, float, 1024>, grid, y.data(),
+                             partial.data(), B, C, part_num);
+    scan_part_sum_abc_kernel<float, float, float, float, 1024>(
+        grid, nullptr, gx.ptr(), gy.ptr(), gpartial.ptr(), B, C, part_num, {.num_warps = 4});
+    scan_part_sum_abc_kernel<float, float, float, float, 8>(grid2, nullptr, gpartial.ptr(),
+                                                            gpartial.ptr(), gpartial2.ptr(),
+                                                            part_num, C, 1, {.num_warps = 4});
+    add_base_sum_abc_kernel<float, float, 1024>(grid, nullptr, gy.ptr(), gpartial.ptr(), B, C,
+                                                part_num, {.num_warps = 4});
+    tilec_test::synchronize();
+    expect_close(gy.get(), y, 1e-4, 1e-5, "y");
+    expect_close(gpartial2.get(), partial2, 1e-4, 1e-5, "totals");
+  }
+  {
+    // rows too long for one tile: 5 chunks of 3 tiles per row, their sums scanned by the
+    // root kernel (one tile of 8), then each chunk's scan offset by the previous chunks' sum
+    SCOPED_TRACE("rows, reduce then scan");
+    const int M = 4, N = 3001, num_ctas = 5;
+    constexpr int TILE = 256, ROOT_TILE = 8;
+    const int tiles_per_cta = cdiv(cdiv(N, TILE), num_ctas);
+    const auto x = uniform(size_t(M) * N, -1, 1, 34);
+    auto y = poison(x.size() + kPad), block_sums = poison(size_t(M) * num_ctas);
+    auto prefix = poison(size_t(M) * num_ctas);
+    Mirror<float> gx(x), gy(y), gblock_sums(block_sums), gprefix(prefix);
+    const tilec::Grid grid{u32(M), u32(num_ctas)};
+    tilec::interpret::launch(host::reduce_then_scan_block_sum_kernel_row<float, float, float, TILE>,
+                             grid, x.data(), block_sums.data(), N, tiles_per_cta);
+    tilec::interpret::launch(
+        host::reduce_then_scan_root_scan_kernel_row<float, float, float, ROOT_TILE>,
+        tilec::Grid{u32(M)}, block_sums.data(), prefix.data(), num_ctas);
+    tilec::interpret::launch(
+        host::reduce_then_scan_block_scan_kernel_row<float, float, float, float, TILE>, grid,
+        x.data(), prefix.data(), y.data(), N, num_ctas, tiles_per_cta);
+    reduce_then_scan_block_sum_kernel_row<float, float, float, TILE>(
+        grid, nullptr, gx.ptr(), gblock_sums.ptr(), N, tiles_per_cta, {.num_warps = 4});
+    reduce_then_scan_root_scan_kernel_row<float, float, float, ROOT_TILE>(
+        tilec::Grid{u32(M)}, nullptr, gblock_sums.ptr(), gprefix.ptr(), num_ctas, {.num_warps = 4});
+    reduce_then_scan_block_scan_kernel_row<float, float, float, float, TILE>(
+        grid, nullptr, gx.ptr(), gprefix.ptr(), gy.ptr(), N, num_ctas, tiles_per_cta,
+        {.num_warps = 4});
+    tilec_test::synchronize();
+    expect_close(gblock_sums.get(), block_sums, 1e-5, 1e-5, "block sums");
+    expect_close(gprefix.get(), prefix, 1e-4, 1e-5, "prefix");
+    expect_close(gy.get(), y, 1e-4, 1e-5, "y");
+  }
+  {
+    // rows up to 16384 long: the root kernel alone, one tile per row; float, int32 (to int64)
+    // and bf16 (accumulated in float)
+    SCOPED_TRACE("rows, one tile");
+    const int M = 5, N = 1000;
+    const auto xf = uniform(size_t(M) * N, -1, 1, 35);
+    const auto xb = as<bf16>(xf);
+    const auto xi = tilec_test::random_ints<int32_t>(M * N, -100000, 100000, 36);
+    auto y = poison(xf.size() + kPad);
+    auto yb = poison<bf16>(xf.size() + kPad);
+    std::vector<int64_t> yi(size_t(M) * N + kPad, -7);
+    Mirror<float> gxf(xf), gy(y);
+    Mirror<bf16> gxb(xb), gyb(yb);
+    Mirror<int32_t> gxi(xi);
+    Mirror<int64_t> gyi(yi);
+    const tilec::Grid grid{u32(M)};
+    tilec::interpret::launch(host::reduce_then_scan_root_scan_kernel_row<float, float, float, 1024>,
+                             grid, xf.data(), y.data(), N);
+    tilec::interpret::launch(
+        host::reduce_then_scan_root_scan_kernel_row<int32_t, int64_t, int64_t, 1024>, grid,
+        xi.data(), yi.data(), N);
+    tilec::interpret::launch(host::reduce_then_scan_root_scan_kernel_row<bf16, bf16, float, 1024>,
+                             grid, xb.data(), yb.data(), N);
+    reduce_then_scan_root_scan_kernel_row<float, float, float, 1024>(grid, nullptr, gxf.ptr(),
+                                                                     gy.ptr(), N, {.num_warps = 4});
+    reduce_then_scan_root_scan_kernel_row<int32_t, int64_t, int64_t, 1024>(
+        grid, nullptr, gxi.ptr(), gyi.ptr(), N, {.num_warps = 4});
+    reduce_then_scan_root_scan_kernel_row<bf16, bf16, float, 1024>(grid, nullptr, gxb.ptr(),
+                                                                   gyb.ptr(), N, {.num_warps = 4});
+    tilec_test::synchronize();
+    expect_close(gy.get(), y, 1e-4, 1e-5, "y float");
+    EXPECT_EQ(gyi.get(), yi);
+    expect_near(gyb.get(), yb, 1e-3, kBf16Rel, "y bf16");
+  }
+}
+
+TEST(GpuPorts, FlagGemsLayerNorm) {
+  REQUIRE_GPU();
+  flagGemsLayerNormOnGpu<float, true, true>();
+  flagGemsLayerNormOnGpu<float, false, false>();
+  flagGemsLayerNormOnGpu<float, true, false>();
+  flagGemsLayerNormOnGpu<bf16, true, true>();
+}
+
+TEST(GpuPorts, FlagGemsWeightNorm) {
+  REQUIRE_GPU();
+  weightNormOnGpu<float, 4, 64, true>();  // dim 0: a norm per row
+  weightNormOnGpu<float, 16, 4, false>(); // last dim: 4 columns per program
+  weightNormOnGpu<float, 64, 1, false>(); // last dim: one column per program ([1, 64] tiles)
+  weightNormOnGpu<bf16, 4, 64, true>();
+}
+
+TEST(GpuPorts, MambaSelectiveStateUpdate) {
+  REQUIRE_GPU();
+  selectiveStateUpdateOnGpu<float, float, float, true, false, true, true, true, false>();
+  selectiveStateUpdateOnGpu<float, float, float, true, false, true, true, true, true>();
+  selectiveStateUpdateOnGpu<float, float, float, false, false, false, false, false, false>();
+  selectiveStateUpdateOnGpu<float, float, float, true, true, true, true, true, false>();
+  selectiveStateUpdateOnGpu<float, float, float, false, true, false, true, false, true>();
+  selectiveStateUpdateOnGpu<bf16, bf16, bf16, true, false, true, true, true, true>();
+}
+
+TEST(GpuPorts, MambaGatedLayerNorm) {
+  REQUIRE_GPU();
+  gatedNormOnGpu<float, float, true, true, true, false>();
+  gatedNormOnGpu<float, float, true, true, false, false>();
+  gatedNormOnGpu<float, float, false, true, false, true>();
+  gatedNormOnGpu<float, float, false, true, true, true>();
+  gatedNormOnGpu<float, float, true, false, false, false>();
+  gatedNormOnGpu<float, float, false, false, true, true>();
+  gatedNormOnGpu<bf16, bf16, true, true, true, false>();
+}
+
+TEST(GpuPorts, TutorialDropout) {
+  REQUIRE_GPU();
+  const int n = 3001;
+  const float p = 0.3f;
+  const auto x = uniform(n, -2, 2, 81);
+  const auto keep = tilec_test::random_ints<int32_t>(n, 0, 1, 82);
+  auto out = poison(n + kPad);
+  Mirror<float> gx(x), gout(out);
+  Mirror<int32_t> gkeep(keep);
+  const tilec::Grid grid{u32(cdiv(n, 1024))};
+  tilec::interpret::launch(host::_dropout<1024>, grid, x.data(), keep.data(), out.data(), n, p);
+  _dropout<1024>(grid, nullptr, gx.ptr(), gkeep.ptr(), gout.ptr(), n, p, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gout.get(), out, 0, 1e-6, "out"); // x / (1 - p): Triton's division on the GPU
+}
