@@ -58,6 +58,53 @@ TEST(Math, FloatFunctions) {
   }
 }
 
+template <int BLOCK>
+TILEC_KERNEL void libdevice_kernel(const float *x, float *out, int stride, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto a = tl::load(x + offs, mask, 0.0f);    // in [-0.9, 0.9)
+  auto p = tl::abs(a) + 1.25f;                // in [1.25, 2.15)
+  auto r = [&](int k, auto v) { tl::store(out + k * stride + offs, v, mask); };
+  r(0, tl::tan(a));
+  r(1, tl::asin(a));
+  r(2, tl::acos(a));
+  r(3, tl::atan(a));
+  r(4, tl::sinh(a));
+  r(5, tl::cosh(a));
+  r(6, tl::asinh(a));
+  r(7, tl::acosh(p));
+  r(8, tl::atanh(a));
+  r(9, tl::log10(p));
+  r(10, tl::log1p(a));
+  r(11, tl::expm1(a));
+  r(12, tl::erfc(a));
+  r(13, tl::trunc(a * 3.0f));
+  r(14, tl::rint(a * 3.0f));
+  r(15, tl::pow(p, a));
+  r(16, tl::atan2(a, p));
+  r(17, tl::hypot(a, p));
+}
+
+TEST(Math, LibdeviceFunctions) {
+  for (int n : kSizes) {
+    auto x = random_floats(n, -0.9f, 0.9f, 37);
+    Rows<float> out(18, n);
+    tilec::interpret::launch(libdevice_kernel<256>, grid_for(n, 256), x.data(), out.data(),
+                             out.stride(), n);
+    for (int i = 0; i < n; ++i) {
+      float a = x[i], p = std::fabs(a) + 1.25f;
+      const float want[18] = {std::tan(a),   std::asin(a),  std::acos(a),        std::atan(a),
+                              std::sinh(a),  std::cosh(a),  std::asinh(a),       std::acosh(p),
+                              std::atanh(a), std::log10(p), std::log1p(a),       std::expm1(a),
+                              std::erfc(a),  std::trunc(a * 3.0f), std::nearbyint(a * 3.0f),
+                              std::pow(p, a), std::atan2(a, p), std::hypot(a, p)};
+      for (int k = 0; k < 18; ++k)
+        ASSERT_FLOAT_EQ(out.at(k, i), want[k]) << "function " << k << " i=" << i;
+    }
+    EXPECT_TRUE(out.guards_intact()) << n;
+  }
+}
+
 TEST(Math, HalfAndDoubleKeepTheirType) {
   auto h = tl::full<tl::half, 4>(0.5f);
   static_assert(std::is_same_v<decltype(tl::exp(h)), tl::tile<tl::half, 4>>);

@@ -50,3 +50,24 @@ TILEC_KERNEL void int_abs(const int* x, int* out) {
 // CU:       [[A:t[0-9]+]][i] = tilec::abs([[L:t[0-9]+]][i]);
 // An unmasked load and store.
 // CU:       tilec::store_vec<store_width>((out + offs[i]), &[[A]][i], L0::owner(tid));
+
+// Triton's libdevice functions that kernels call most (tutorial 07's asin, FlagGems' pow), on
+// a template element type: each maps to tilec::<name>, 16-bit floats through float.
+template <class T, int BLOCK>
+TILEC_KERNEL void libdevice_fns(const T* x, const T* y, T* out, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto v = tl::load(x + offs, mask, 0.5f);
+  auto w = tl::load(y + offs, mask, 2.0f);
+  auto trig = tl::tan(v) + tl::asin(v) + tl::acos(v) + tl::atan(v);
+  auto hyp = tl::sinh(v) + tl::cosh(v) + tl::asinh(v) + tl::acosh(w) + tl::atanh(v);
+  auto logs = tl::log10(w) + tl::log1p(v) + tl::expm1(v) + tl::erfc(v);
+  auto ints = tl::trunc(w) + tl::rint(w);
+  auto two = tl::pow(w, v) + tl::atan2(v, w) + tl::hypot(v, w);
+  tl::store(out + offs, trig + hyp + logs + ints + two, mask);
+}
+// IR-LABEL: kernel @libdevice_fns<class T, int BLOCK>
+// IR:       = unary "tan" %{{[0-9]+}}:v : tile<T, BLOCK>
+// IR:       = unary "rint" %{{[0-9]+}}:w : tile<T, BLOCK>
+// IR:       = binary "pow" %{{[0-9]+}}:w, %{{[0-9]+}}:v : tile<T, BLOCK>
+// IR:       = binary "hypot"

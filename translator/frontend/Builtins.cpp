@@ -12,11 +12,15 @@ namespace tilec {
 using namespace clang;
 
 namespace {
-const std::set<std::string> kFloatMath = {"exp",   "exp2",    "log",   "log2", "sqrt",
-                                          "rsqrt", "sin",     "cos",   "tanh", "erf",
-                                          "sigmoid", "floor", "ceil", "sqrt_rn"};
+const std::set<std::string> kFloatMath = {
+    "exp",   "exp2", "log",   "log2",  "sqrt",  "rsqrt", "sin",   "cos",   "tanh",
+    "erf",   "sigmoid", "floor", "ceil", "sqrt_rn", "tan", "asin", "acos", "atan",
+    "sinh",  "cosh", "asinh", "acosh", "atanh", "log10", "log1p", "expm1", "erfc",
+    "trunc", "rint"};
 const std::set<std::string> kBinaryFns = {"maximum", "minimum", "cdiv", "umulhi", "div_rn",
-                                          "fdiv"};
+                                          "fdiv",    "pow",     "atan2", "hypot"};
+/// Two-operand functions of floats only.
+const std::set<std::string> kFloatBinaryFns = {"pow", "atan2", "hypot"};
 } // namespace
 
 unsigned Lowerer::givenArgs(const CallExpr *call) {
@@ -289,7 +293,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
       error(call, "tl::" + n + " needs integer operands");
       return nullptr;
     }
-    if (division && r->type.elem.isKnown() && !r->type.elem.isFloat()) {
+    if ((division || kFloatBinaryFns.count(n)) && r->type.elem.isKnown() &&
+        !r->type.elem.isFloat()) {
       error(call, "tl::" + n + " needs floating-point operands (use tl::cast)");
       return nullptr;
     }

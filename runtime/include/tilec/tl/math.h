@@ -44,8 +44,50 @@ TILEC_DETAIL_FLOAT_UNARY(erf, std::erf(v))
 TILEC_DETAIL_FLOAT_UNARY(sigmoid, decltype(v)(1) / (decltype(v)(1) + std::exp(-v)))
 TILEC_DETAIL_FLOAT_UNARY(floor, std::floor(v))
 TILEC_DETAIL_FLOAT_UNARY(ceil, std::ceil(v))
+// Triton's libdevice functions (triton.language.extra.libdevice) that kernels call most.
+TILEC_DETAIL_FLOAT_UNARY(tan, std::tan(v))
+TILEC_DETAIL_FLOAT_UNARY(asin, std::asin(v))
+TILEC_DETAIL_FLOAT_UNARY(acos, std::acos(v))
+TILEC_DETAIL_FLOAT_UNARY(atan, std::atan(v))
+TILEC_DETAIL_FLOAT_UNARY(sinh, std::sinh(v))
+TILEC_DETAIL_FLOAT_UNARY(cosh, std::cosh(v))
+TILEC_DETAIL_FLOAT_UNARY(asinh, std::asinh(v))
+TILEC_DETAIL_FLOAT_UNARY(acosh, std::acosh(v))
+TILEC_DETAIL_FLOAT_UNARY(atanh, std::atanh(v))
+TILEC_DETAIL_FLOAT_UNARY(log10, std::log10(v))
+TILEC_DETAIL_FLOAT_UNARY(log1p, std::log1p(v))
+TILEC_DETAIL_FLOAT_UNARY(expm1, std::expm1(v))
+TILEC_DETAIL_FLOAT_UNARY(erfc, std::erfc(v))
+TILEC_DETAIL_FLOAT_UNARY(trunc, std::trunc(v))
+TILEC_DETAIL_FLOAT_UNARY(rint, std::nearbyint(v)) // to nearest, ties to even
 
 #undef TILEC_DETAIL_FLOAT_UNARY
+
+namespace detail {
+/// Applies f to each pair of elements in the compute type of the operands' promoted type,
+/// which must be floating point.
+template <class A, class B, class F> auto float_binary(const A &a, const B &b, F f) {
+  using R = promote_t<A, B>;
+  static_assert(is_float_elem_v<R>, "this tl:: math function needs floating-point operands; "
+                                    "use tl::cast<float>(x) first");
+  using K = compute_t<R>;
+  return map<R>([f](const auto &x, const auto &y) { return R(f(K(convert<R>(x)), K(convert<R>(y)))); },
+                a, b);
+}
+} // namespace detail
+
+/// x to the power y (libdevice's pow), the arc tangent of y / x in the right quadrant (atan2)
+/// and sqrt(x^2 + y^2) without overflow (hypot); operands promote as for `+`.
+#define TILEC_DETAIL_FLOAT_BINARY(NAME, EXPR)                                                      \
+  template <class A, class B>                                                                      \
+    requires detail::is_operand_v<A> && detail::is_operand_v<B>                                    \
+  auto NAME(const A &a, const B &b) {                                                              \
+    return detail::float_binary(a, b, [](auto x, auto y) { return EXPR; });                        \
+  }
+TILEC_DETAIL_FLOAT_BINARY(pow, std::pow(x, y))
+TILEC_DETAIL_FLOAT_BINARY(atan2, std::atan2(x, y))
+TILEC_DETAIL_FLOAT_BINARY(hypot, std::hypot(x, y))
+#undef TILEC_DETAIL_FLOAT_BINARY
 
 /// Absolute value of integers and floats; abs(INT_MIN) wraps to INT_MIN as on the GPU.
 template <class X>

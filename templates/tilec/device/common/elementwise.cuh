@@ -106,7 +106,38 @@ TILEC_FLOAT_MATH(tanh, tanhf, ::tanh)
 TILEC_FLOAT_MATH(erf, erff, ::erf)
 TILEC_FLOAT_MATH(floor, floorf, ::floor)
 TILEC_FLOAT_MATH(ceil, ceilf, ::ceil)
+TILEC_FLOAT_MATH(tan, tanf, ::tan)
+TILEC_FLOAT_MATH(asin, asinf, ::asin)
+TILEC_FLOAT_MATH(acos, acosf, ::acos)
+TILEC_FLOAT_MATH(atan, atanf, ::atan)
+TILEC_FLOAT_MATH(sinh, sinhf, ::sinh)
+TILEC_FLOAT_MATH(cosh, coshf, ::cosh)
+TILEC_FLOAT_MATH(asinh, asinhf, ::asinh)
+TILEC_FLOAT_MATH(acosh, acoshf, ::acosh)
+TILEC_FLOAT_MATH(atanh, atanhf, ::atanh)
+TILEC_FLOAT_MATH(log10, log10f, ::log10)
+TILEC_FLOAT_MATH(log1p, log1pf, ::log1p)
+TILEC_FLOAT_MATH(expm1, expm1f, ::expm1)
+TILEC_FLOAT_MATH(erfc, erfcf, ::erfc)
+TILEC_FLOAT_MATH(trunc, truncf, ::trunc)
+TILEC_FLOAT_MATH(rint, rintf, ::rint)
 #undef TILEC_FLOAT_MATH
+
+// Two-operand float math (libdevice's pow, atan2, hypot): float and double call the functions
+// named; 16-bit floats through float.
+#define TILEC_FLOAT_MATH2(NAME, F32, F64)                                                          \
+  __device__ inline float NAME(float a, float b) { return F32(a, b); }                             \
+  __device__ inline double NAME(double a, double b) { return F64(a, b); }                          \
+  __device__ inline __half NAME(__half a, __half b) {                                              \
+    return __float2half_rn(F32(__half2float(a), __half2float(b)));                                 \
+  }                                                                                                \
+  __device__ inline __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b) {                          \
+    return __float2bfloat16_rn(F32(__bfloat162float(a), __bfloat162float(b)));                     \
+  }
+TILEC_FLOAT_MATH2(pow, powf, ::pow)
+TILEC_FLOAT_MATH2(atan2, atan2f, ::atan2)
+TILEC_FLOAT_MATH2(hypot, hypotf, ::hypot)
+#undef TILEC_FLOAT_MATH2
 
 /// `%` where the element type is a template parameter: C++'s for integers, fmod for floats as
 /// the interpreter computes it (16-bit floats through float), one spelling for every T.
