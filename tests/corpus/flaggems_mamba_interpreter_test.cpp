@@ -1,6 +1,7 @@
 // FlagGems' softmax, var_mean, L2 norm, cumsum, LayerNorm and weight norm, Mamba's selective
-// state update and gated LayerNorm, and Triton tutorial 04's dropout (kernels/flaggems_*.cpp,
-// kernels/mamba_*.cpp, kernels/triton_tutorials_misc.cpp) in the interpreter against
+// state update and gated LayerNorm, and Triton tutorials 04 (dropout) and 07 (asin)
+// (kernels/flaggems_*.cpp, kernels/mamba_*.cpp, kernels/triton_tutorials_misc.cpp) in the
+// interpreter against
 // double-precision references. Sizes are not multiples of the blocks, every output starts
 // poisoned (NaN) and is checked element by element, and the poison past the end of each
 // output (or in a row's padding) must survive. Buffers go through the checked launch, so an
@@ -116,7 +117,7 @@ void expect_all_close(const std::vector<float> &got, const std::vector<double> &
   ASSERT_TRUE(tail_intact(got, want.size(), what));
 }
 
-TEST(CorpusPorts3, SoftmaxInner) {
+TEST(CorpusFlagGemsMamba, SoftmaxInner) {
   const int M = 37, N = 1000;
   auto x = softmax_input(size_t(M) * N, 11);
   auto want = softmax_ref(x, M, N, 1);
@@ -136,7 +137,7 @@ TEST(CorpusPorts3, SoftmaxInner) {
   }
 }
 
-TEST(CorpusPorts3, SoftmaxNonInner) {
+TEST(CorpusFlagGemsMamba, SoftmaxNonInner) {
   const int M = 3, N = 37, K = 45, TILE_K = 4;
   auto x = softmax_input(size_t(M) * N * K, 12);
   auto want = softmax_ref(x, M, N, K);
@@ -157,7 +158,7 @@ TEST(CorpusPorts3, SoftmaxNonInner) {
   }
 }
 
-TEST(CorpusPorts3, SoftmaxBackwardInner) {
+TEST(CorpusFlagGemsMamba, SoftmaxBackwardInner) {
   const int M = 37, N = 1000, TILE_M = 4;
   auto y = uniform(size_t(M) * N, 0, 0.01f, 13), dy = uniform(y.size(), -1, 1, 14);
   auto want = softmax_bwd_ref(y, dy, M, N, 1);
@@ -178,7 +179,7 @@ TEST(CorpusPorts3, SoftmaxBackwardInner) {
   }
 }
 
-TEST(CorpusPorts3, SoftmaxBackwardNonInner) {
+TEST(CorpusFlagGemsMamba, SoftmaxBackwardNonInner) {
   const int M = 3, N = 37, K = 45, TILE_K = 4;
   auto y = uniform(size_t(M) * N * K, 0, 0.05f, 15), dy = uniform(y.size(), -1, 1, 16);
   auto want = softmax_bwd_ref(y, dy, M, N, K);
@@ -202,7 +203,7 @@ TEST(CorpusPorts3, SoftmaxBackwardNonInner) {
 // ---------------------------------------------------------------------------------------
 // var_mean and the L2 norm
 
-TEST(CorpusPorts3, VarMeanWelfordRows) {
+TEST(CorpusFlagGemsMamba, VarMeanWelfordRows) {
   const int M = 37, N = 1000;
   constexpr int BLOCK_M = 4, BLOCK_N = 256;
   const float correction = 1.0f;
@@ -225,7 +226,7 @@ TEST(CorpusPorts3, VarMeanWelfordRows) {
   ASSERT_TRUE(tail_intact(var, M, "var"));
 }
 
-TEST(CorpusPorts3, VarMeanWholeTensor) {
+TEST(CorpusFlagGemsMamba, VarMeanWholeTensor) {
   const int N = 10007, BLOCK_N = 1024, BLOCK_NUM = cdiv(N, BLOCK_N);
   constexpr int BLOCK_N2 = 16; // next_power_of_2(BLOCK_NUM), FlagGems' heuristic
   ASSERT_EQ(next_pow2(BLOCK_NUM), BLOCK_N2);
@@ -265,7 +266,7 @@ TEST(CorpusPorts3, VarMeanWholeTensor) {
   ASSERT_TRUE(tail_intact(var, 1, "var"));
 }
 
-TEST(CorpusPorts3, L2NormRows) {
+TEST(CorpusFlagGemsMamba, L2NormRows) {
   const int M = 37, N = 1000;
   constexpr int BLOCK_M = 4, BLOCK_N = 256;
   auto x = uniform(size_t(M) * N, -2, 2, 23);
@@ -282,7 +283,7 @@ TEST(CorpusPorts3, L2NormRows) {
   ASSERT_TRUE(tail_intact(out, M, "norm"));
 }
 
-TEST(CorpusPorts3, L2NormWholeTensor) {
+TEST(CorpusFlagGemsMamba, L2NormWholeTensor) {
   const int M = 10007;
   constexpr int BLOCK_SIZE = 128; // next_power_of_2(ceil(sqrt(M))), as the host computes
   ASSERT_EQ(next_pow2(int(std::ceil(std::sqrt(double(M))))), BLOCK_SIZE);
@@ -336,7 +337,7 @@ void scan_then_fan_col(const float *inp, float *out, int n_ele) {
     FAIL() << "no specialization for " << n_ele;
 }
 
-TEST(CorpusPorts3, CumsumFlatScanThenFan) {
+TEST(CorpusFlagGemsMamba, CumsumFlatScanThenFan) {
   const int n = 3001 + 1024 * 4; // above 4096: 1024-element blocks, 7 partial sums, recursion
   auto x = uniform(n, -1, 1, 31);
   auto y = out_buffer(n);
@@ -349,7 +350,7 @@ TEST(CorpusPorts3, CumsumFlatScanThenFan) {
   ASSERT_TRUE(tail_intact(y, n, "y"));
 }
 
-TEST(CorpusPorts3, CumsumFlatIntegers) {
+TEST(CorpusFlagGemsMamba, CumsumFlatIntegers) {
   // int32 input: scanned in int32, written as int64 (FlagGems' output type for integers)
   const int n = 2500;
   constexpr int BLOCK = 1024;
@@ -376,7 +377,7 @@ TEST(CorpusPorts3, CumsumFlatIntegers) {
     ASSERT_EQ(y[i], -7) << "written past the end at " << i;
 }
 
-TEST(CorpusPorts3, CumsumMiddleDimScanThenFan) {
+TEST(CorpusFlagGemsMamba, CumsumMiddleDimScanThenFan) {
   // [A, B, C] with the scan along B: 1024-element blocks, then the [A, part_num, C] partial
   // sums scanned the same way, in place (one block of 8), then the fan-out.
   const int A = 3, B = 5000, C = 5;
@@ -409,7 +410,7 @@ TEST(CorpusPorts3, CumsumMiddleDimScanThenFan) {
   ASSERT_TRUE(tail_intact(y, x.size(), "y"));
 }
 
-TEST(CorpusPorts3, CumsumRowsReduceThenScan) {
+TEST(CorpusFlagGemsMamba, CumsumRowsReduceThenScan) {
   // Rows too long for one tile: num_ctas chunks of tiles_per_cta tiles per row (a GPU with
   // few SMs: num_ctas 5 for 12 tiles), their sums scanned by the root kernel (one tile of
   // 8), then each chunk's scan offset by the previous chunks' sum.
@@ -444,7 +445,7 @@ TEST(CorpusPorts3, CumsumRowsReduceThenScan) {
   ASSERT_TRUE(tail_intact(y, x.size(), "y"));
 }
 
-TEST(CorpusPorts3, CumsumRowsOneTile) {
+TEST(CorpusFlagGemsMamba, CumsumRowsOneTile) {
   // Rows up to 16384 long: the root kernel alone, one tile per row; float and int32 input
   const int M = 5, N = 1000;
   constexpr int TILE = 1024;
@@ -544,7 +545,7 @@ template <bool HW, bool HB> void run_flaggems_layer_norm() {
   }
 }
 
-TEST(CorpusPorts3, FlagGemsLayerNorm) {
+TEST(CorpusFlagGemsMamba, FlagGemsLayerNorm) {
   run_flaggems_layer_norm<true, true>();
   run_flaggems_layer_norm<false, false>();
   run_flaggems_layer_norm<true, false>();
@@ -553,7 +554,7 @@ TEST(CorpusPorts3, FlagGemsLayerNorm) {
 // ---------------------------------------------------------------------------------------
 // weight norm
 
-TEST(CorpusPorts3, WeightNormFirstAndLast) {
+TEST(CorpusFlagGemsMamba, WeightNormFirstAndLast) {
   const float eps = std::numeric_limits<float>::min(); // torch.finfo(torch.float32).tiny
   const int M = 37, N = 300;
   auto v = uniform(size_t(M) * N, -1, 1, 51);
@@ -723,7 +724,7 @@ template <bool SP, bool TIE, bool HDB, bool HD, bool HZ, bool HI> void run_ssu()
   ASSERT_TRUE(tail_intact(out, size_t(batch) * nheads * dim, "out"));
 }
 
-TEST(CorpusPorts3, MambaSelectiveStateUpdate) {
+TEST(CorpusFlagGemsMamba, MambaSelectiveStateUpdate) {
   run_ssu<true, false, true, true, true, false>();
   run_ssu<true, false, true, true, true, true>();
   run_ssu<false, false, false, false, false, false>();
@@ -790,7 +791,7 @@ template <bool HB, bool HZ, bool NBG, bool RMS> void run_gated_norm() {
   ASSERT_TRUE(tail_intact(rstd, size_t(ngroups) * M, "rstd"));
 }
 
-TEST(CorpusPorts3, MambaGatedLayerNorm) {
+TEST(CorpusFlagGemsMamba, MambaGatedLayerNorm) {
   run_gated_norm<true, true, true, false>();
   run_gated_norm<true, true, false, false>();
   run_gated_norm<false, true, false, true>();
@@ -802,7 +803,7 @@ TEST(CorpusPorts3, MambaGatedLayerNorm) {
 // ---------------------------------------------------------------------------------------
 // Triton tutorial 04: dropout with a stored mask
 
-TEST(CorpusPorts3, TutorialDropoutWithKeepMask) {
+TEST(CorpusFlagGemsMamba, TutorialDropoutWithKeepMask) {
   const int n = 3001;
   const float p = 0.3f;
   auto x = uniform(n, -2, 2, 81);
@@ -818,6 +819,17 @@ TEST(CorpusPorts3, TutorialDropoutWithKeepMask) {
   ASSERT_GT(kept, n / 3);
   ASSERT_LT(kept, 2 * n / 3);
   ASSERT_TRUE(tail_intact(out, n, "out"));
+}
+
+TEST(CorpusFlagGemsMamba, TutorialAsin) {
+  const int n = 3001;
+  auto x = uniform(n, -1, 1, 83);
+  auto y = out_buffer(n);
+  tilec::interpret::launch(asin_kernel<1024>, tilec::Grid{u32(cdiv(n, 1024))}, checked(x, "x"),
+                           checked(y, "y"), n);
+  for (int i = 0; i < n; ++i)
+    ASSERT_TRUE(close(y[i], std::asin(double(x[i])), 1e-6, 1e-6, "y", i));
+  ASSERT_TRUE(tail_intact(y, n, "y"));
 }
 
 } // namespace

@@ -99,15 +99,15 @@ template <bool HAS_LABEL> void run_jsd(float beta) {
   ASSERT_TRUE(gap_untouched(dX, rows, V, stride, "dX"));
 }
 
-TEST(CorpusPorts2, LigerJsdForwardKl) { run_jsd<true>(0.0f); }
-TEST(CorpusPorts2, LigerJsdReverseKl) { run_jsd<true>(1.0f); }
-TEST(CorpusPorts2, LigerJsdGeneralizedWithLabels) { run_jsd<true>(0.3f); }
-TEST(CorpusPorts2, LigerJsdGeneralizedNoLabels) { run_jsd<false>(0.5f); }
+TEST(CorpusLigerUnsloth, LigerJsdForwardKl) { run_jsd<true>(0.0f); }
+TEST(CorpusLigerUnsloth, LigerJsdReverseKl) { run_jsd<true>(1.0f); }
+TEST(CorpusLigerUnsloth, LigerJsdGeneralizedWithLabels) { run_jsd<true>(0.3f); }
+TEST(CorpusLigerUnsloth, LigerJsdGeneralizedNoLabels) { run_jsd<false>(0.5f); }
 
 // ---------------------------------------------------------------------------------------------
 // Liger TVD: per-element loss (none) and per-row loss (batchmean), one row ignored.
 
-TEST(CorpusPorts2, LigerTvd) {
+TEST(CorpusLigerUnsloth, LigerTvd) {
   const int rows = 4, V = 777, stride = 781, ignore = -100;
   auto p = uniform(size_t(rows) * stride, 0, 0.01f, 41), q = uniform(p.size(), 0, 0.01f, 42);
   for (int r = 0; r < rows; ++r) // some equal elements: the gradient picks -0.5 for them
@@ -217,8 +217,8 @@ template <bool HAVE_BETA> void run_dyt() {
   ASSERT_TRUE(close(da_sum, da_ref, 1e-4, 1e-5, "dalpha", 0));
 }
 
-TEST(CorpusPorts2, LigerDytWithBeta) { run_dyt<true>(); }
-TEST(CorpusPorts2, LigerDytWithoutBeta) { run_dyt<false>(); }
+TEST(CorpusLigerUnsloth, LigerDytWithBeta) { run_dyt<true>(); }
+TEST(CorpusLigerUnsloth, LigerDytWithoutBeta) { run_dyt<false>(); }
 
 // ---------------------------------------------------------------------------------------------
 // Liger fused add + RMSNorm: the three casting modes (the same values in float), backward with
@@ -279,13 +279,13 @@ template <int mode, bool has_dS_out> void run_fused_add_rms_norm() {
   ASSERT_TRUE(gap_untouched(dx, rows, n, stride, "dX"));
 }
 
-TEST(CorpusPorts2, LigerFusedAddRmsNormLlama) {
+TEST(CorpusLigerUnsloth, LigerFusedAddRmsNormLlama) {
   run_fused_add_rms_norm<CASTING_MODE_LLAMA, true>();
 }
-TEST(CorpusPorts2, LigerFusedAddRmsNormGemma) {
+TEST(CorpusLigerUnsloth, LigerFusedAddRmsNormGemma) {
   run_fused_add_rms_norm<CASTING_MODE_GEMMA, false>();
 }
-TEST(CorpusPorts2, LigerFusedAddRmsNormNone) { run_fused_add_rms_norm<CASTING_MODE_NONE, true>(); }
+TEST(CorpusLigerUnsloth, LigerFusedAddRmsNormNone) { run_fused_add_rms_norm<CASTING_MODE_NONE, true>(); }
 
 // ---------------------------------------------------------------------------------------------
 // Unsloth RMS LayerNorm: Llama and Gemma forward, backward in place (Llama) and not (Gemma).
@@ -343,8 +343,8 @@ template <bool GEMMA> void run_unsloth_rms() {
   }
 }
 
-TEST(CorpusPorts2, UnslothRmsLayernormLlama) { run_unsloth_rms<false>(); }
-TEST(CorpusPorts2, UnslothRmsLayernormGemma) { run_unsloth_rms<true>(); }
+TEST(CorpusLigerUnsloth, UnslothRmsLayernormLlama) { run_unsloth_rms<false>(); }
+TEST(CorpusLigerUnsloth, UnslothRmsLayernormGemma) { run_unsloth_rms<true>(); }
 
 // ---------------------------------------------------------------------------------------------
 // Unsloth GEGLU: exact and approximate, forward and backward, both indexing widths.
@@ -387,10 +387,10 @@ template <bool EXACT, bool LONG_INDEXING> void run_unsloth_geglu() {
         << "past n: " << i;
 }
 
-TEST(CorpusPorts2, UnslothGegluExact) { run_unsloth_geglu<true, false>(); }
-TEST(CorpusPorts2, UnslothGegluExactLongIndexing) { run_unsloth_geglu<true, true>(); }
-TEST(CorpusPorts2, UnslothGegluApprox) { run_unsloth_geglu<false, false>(); }
-TEST(CorpusPorts2, UnslothGegluApproxLongIndexing) { run_unsloth_geglu<false, true>(); }
+TEST(CorpusLigerUnsloth, UnslothGegluExact) { run_unsloth_geglu<true, false>(); }
+TEST(CorpusLigerUnsloth, UnslothGegluExactLongIndexing) { run_unsloth_geglu<true, true>(); }
+TEST(CorpusLigerUnsloth, UnslothGegluApprox) { run_unsloth_geglu<false, false>(); }
+TEST(CorpusLigerUnsloth, UnslothGegluApproxLongIndexing) { run_unsloth_geglu<false, true>(); }
 
 // ---------------------------------------------------------------------------------------------
 // Unsloth cross-entropy: whole-row forward, chunked forward (finished as the host does) and
@@ -496,6 +496,6 @@ template <bool SOFTCAP_ON, bool SCALE_ON> void run_unsloth_cross_entropy() {
   ASSERT_TRUE(gap_untouched(grad, rows, V, stride, "dlogits"));
 }
 
-TEST(CorpusPorts2, UnslothCrossEntropy) { run_unsloth_cross_entropy<false, false>(); }
-TEST(CorpusPorts2, UnslothCrossEntropySoftcapScale) { run_unsloth_cross_entropy<true, true>(); }
-TEST(CorpusPorts2, UnslothCrossEntropySoftcap) { run_unsloth_cross_entropy<true, false>(); }
+TEST(CorpusLigerUnsloth, UnslothCrossEntropy) { run_unsloth_cross_entropy<false, false>(); }
+TEST(CorpusLigerUnsloth, UnslothCrossEntropySoftcapScale) { run_unsloth_cross_entropy<true, true>(); }
+TEST(CorpusLigerUnsloth, UnslothCrossEntropySoftcap) { run_unsloth_cross_entropy<true, false>(); }

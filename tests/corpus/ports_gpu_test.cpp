@@ -1008,3 +1008,16 @@ TEST(GpuPorts, TutorialDropout) {
   tilec_test::synchronize();
   expect_close(gout.get(), out, 0, 1e-6, "out"); // x / (1 - p): Triton's division on the GPU
 }
+
+TEST(GpuPorts, TutorialAsin) {
+  REQUIRE_GPU();
+  const int n = 3001;
+  const auto x = uniform(n, -1, 1, 83);
+  auto y = poison(n + kPad);
+  Mirror<float> gx(x), gy(y);
+  const tilec::Grid grid{u32(cdiv(n, 1024))};
+  tilec::interpret::launch(host::asin_kernel<1024>, grid, x.data(), y.data(), n);
+  asin_kernel<1024>(grid, nullptr, gx.ptr(), gy.ptr(), n, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gy.get(), y, 1e-6, 1e-6, "y"); // asinf against std::asin: within an ulp or two
+}
