@@ -1,10 +1,10 @@
 // FlagGems' softmax, var_mean, L2 norm, cumsum, LayerNorm and weight norm, Mamba's selective
 // state update and gated LayerNorm, and Triton tutorials 04 (dropout) and 07 (asin)
 // (kernels/flaggems_*.cpp, kernels/mamba_*.cpp, kernels/triton_tutorials_misc.cpp) in the
-// interpreter against double-precision references. Sizes are not multiples of the blocks, every output starts
-// poisoned (NaN) and is checked element by element, and the poison past the end of each
-// output (or in a row's padding) must survive. Buffers go through the checked launch, so an
-// access outside one is an error naming it. Multi-kernel operations are launched in the
+// interpreter against double-precision references. Sizes are not multiples of the blocks, every
+// output starts poisoned (NaN) and is checked element by element, and the poison past the end
+// of each output (or in a row's padding) must survive. Buffers go through the checked launch,
+// so an access outside one is an error naming it. Multi-kernel operations are launched in the
 // order the originals' host code launches them.
 #include "corpus_support.h"
 
