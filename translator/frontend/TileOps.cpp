@@ -162,7 +162,15 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
   if (kReductions.count(n) || kScans.count(n)) {
     bool custom = n == "reduce" || n == "associative_scan";
     if (nargs != (custom ? 2u : 1u)) {
-      error(call, "tl::" + n + " takes " + (custom ? "a tile and a combine function" : "one tile"));
+      std::string hint;
+      // Triton's positional axis, `tl.sum(x, 0)`: the axis is a template argument here.
+      const Expr *second = nargs == 2 ? call->getArg(1) : nullptr;
+      if (!custom && second && !second->isValueDependent() && !second->isTypeDependent())
+        if (auto axis = second->getIntegerConstantExpr(ctx_))
+          hint = "; the axis is a template argument: tl::" + n + "<" +
+                 std::to_string(axis->getExtValue()) + ">(x)";
+      error(call, "tl::" + n + " takes " + (custom ? "a tile and a combine function" : "one tile") +
+                      hint);
       return nullptr;
     }
     Value *t = lowerExpr(call->getArg(0));
