@@ -2,6 +2,7 @@
 
 #include "ir/Rewriter.h"
 #include "ir/SpecFacts.h"
+#include "transforms/StrideTerms.h"
 
 #include <algorithm>
 #include <functional>
@@ -11,51 +12,6 @@
 namespace tilec {
 
 namespace {
-
-/// `v` without integer casts and broadcasts (value-preserving around one product).
-const Value *stripCastsAndBroadcasts(const Value *v) {
-  for (;;) {
-    const Op *d = v->def;
-    if (d && d->kind == OpKind::Cast && v->type.elem.isInteger() &&
-        d->operands[0]->type.elem.isInteger())
-      v = d->operands[0];
-    else if (d && d->kind == OpKind::Broadcast)
-      v = d->operands[0];
-    else
-      return v;
-  }
-}
-
-/// The integer kernel argument `v` is (through casts), or null.
-const Value *integerParam(const Value *v) {
-  v = stripCastsAndBroadcasts(v);
-  return v->type.isScalar() && !v->type.pointer && v->type.elem.isInteger() &&
-                 defOf(v, OpKind::Param)
-             ? v
-             : nullptr;
-}
-
-/// The terms of an offset sum, through integer casts and broadcasts.
-void termsOf(const Value *v, std::vector<const Value *> &out) {
-  const Value *u = stripCastsAndBroadcasts(v);
-  if (const Op *d = defOf(u, OpKind::Binary); d && d->opcode == "+" && u->type.isTile()) {
-    termsOf(d->operands[0], out);
-    termsOf(d->operands[1], out);
-    return;
-  }
-  out.push_back(u);
-}
-
-/// The terms of the pointers' offset, through chained pointer additions.
-std::vector<const Value *> offsetTerms(const Value *ptrs) {
-  std::vector<const Value *> terms;
-  const Value *p = stripCastsAndBroadcasts(ptrs);
-  while (const Op *add = defOf(p, OpKind::AddPtr)) {
-    termsOf(add->operands[1], terms);
-    p = stripCastsAndBroadcasts(add->operands[0]);
-  }
-  return terms;
-}
 
 /// The arguments that multiply a term varying along the pointers' last dimension.
 std::vector<const Value *> innerStrides(const Value *ptrs) {
@@ -103,37 +59,6 @@ std::vector<const Value *> unalignedScalarTerms(const Value *ptrs) {
         divisibilityUnknown(t) && std::find(out.begin(), out.end(), t) == out.end())
       out.push_back(t);
   return out;
-}
-
-/// The ops between the arguments and `ptrs` (those reading an argument, directly or not), in
-/// program order; false when one of them is not register arithmetic.
-bool sliceFrom(const Value *ptrs, const std::set<const Value *> &args,
-               std::vector<const Op *> &slice) {
-  std::map<const Value *, bool> memo;
-  std::set<const Op *> inSlice;
-  bool ok = true;
-  std::function<bool(const Value *)> depends = [&](const Value *v) -> bool {
-    if (args.count(v))
-      return true;
-    if (auto it = memo.find(v); it != memo.end())
-      return it->second;
-    memo[v] = false;
-    const Op *d = v->def;
-    if (!d || d->kind == OpKind::Param)
-      return false;
-    bool any = false;
-    for (const Value *o : d->operands)
-      any = depends(o) || any;
-    if (any) {
-      if (!isRegisterArithmetic(d->kind) || !d->regions.empty())
-        ok = false;
-      if (inSlice.insert(d).second)
-        slice.push_back(d); // post-order: operands first
-    }
-    return memo[v] = any;
-  };
-  depends(ptrs);
-  return ok && !slice.empty();
 }
 
 /// How a term reads in the kernel: its variable's name, or the source it came from.
@@ -357,7 +282,7 @@ void runUnitStrideAccesses(Kernel &k) {
     std::set<const Value *> from(args.begin(), args.end());
     from.insert(terms.begin(), terms.end());
     std::vector<const Op *> slice;
-    if (!sliceFrom(access->operands[0], from, slice))
+    if (!sliceFromArgs({access->operands[0]}, from, slice) || slice.empty())
       continue;
     versionAccess(k, access, args, terms, slice);
   }

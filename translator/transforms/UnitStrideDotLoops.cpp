@@ -3,6 +3,7 @@
 #include "ir/Rewriter.h"
 #include "ir/SpecFacts.h"
 #include "target/Target.h"
+#include "transforms/StrideTerms.h"
 
 #include <algorithm>
 #include <functional>
@@ -17,32 +18,12 @@ namespace {
 // two operands (row- or column-major each) are four.
 constexpr size_t kMaxVersions = 4;
 
-/// `v` without integer casts, broadcasts and hints (value-preserving for the analysis here).
-const Value *strip(const Value *v) {
-  for (;;) {
-    const Op *d = v->def;
-    if (d && ((d->kind == OpKind::Cast && v->type.elem.isInteger() &&
-               d->operands[0]->type.elem.isInteger()) ||
-              d->kind == OpKind::Broadcast || d->kind == OpKind::Hint))
-      v = d->operands[0];
-    else
-      return v;
-  }
-}
-
-/// The integer kernel argument `v` is (through casts), or null.
-const Value *integerParam(const Value *v) {
-  v = strip(v);
-  return v->type.isScalar() && !v->type.pointer && v->type.elem.isInteger() &&
-                 defOf(v, OpKind::Param)
-             ? v
-             : nullptr;
-}
-
 /// Whether the tile `v` steps by 1 along its varying dimension: an arange, shifted by scalars
 /// or uniform tiles, wrapped by a scalar %, moved to rank 2 by expand_dims.
 bool arangeStepped(const Value *v) {
-  v = strip(v);
+  v = stripCastsAndBroadcasts(v);
+  while (const Op *h = defOf(v, OpKind::Hint)) // tutorial 03's max_contiguous(multiple_of(...))
+    v = stripCastsAndBroadcasts(h->operands[0]);
   if (v->type.isScalar())
     return false;
   const Op *d = v->def;
@@ -53,7 +34,8 @@ bool arangeStepped(const Value *v) {
   if (d->kind == OpKind::ExpandDims)
     return arangeStepped(d->operands[0]);
   if (d->kind == OpKind::Binary && (d->opcode == "+" || d->opcode == "-")) {
-    const Value *a = strip(d->operands[0]), *b = strip(d->operands[1]);
+    const Value *a = stripCastsAndBroadcasts(d->operands[0]);
+    const Value *b = stripCastsAndBroadcasts(d->operands[1]);
     auto uniform = [](const Value *x) {
       return x->type.isScalar() || (x->def && x->def->kind == OpKind::Splat);
     };
@@ -64,37 +46,6 @@ bool arangeStepped(const Value *v) {
   if (d->kind == OpKind::Binary && d->opcode == "%" && d->operands[1]->type.isScalar())
     return arangeStepped(d->operands[0]);
   return false;
-}
-
-/// The terms of an offset sum, through integer casts, broadcasts and expand_dims of sums.
-void termsOf(const Value *v, std::vector<const Value *> &out) {
-  const Value *u = strip(v);
-  if (const Op *d = defOf(u, OpKind::Binary); d && d->opcode == "+" && u->type.isTile()) {
-    termsOf(d->operands[0], out);
-    termsOf(d->operands[1], out);
-    return;
-  }
-  out.push_back(u);
-}
-
-/// The value a loop's carried variable starts from, when `v` is one (the pointers a loop
-/// advances have the facts of their first value), else `v`.
-const Value *initialValue(const Value *v, const std::map<const Value *, const Value *> &inits) {
-  for (auto it = inits.find(v); it != inits.end(); it = inits.find(v))
-    v = it->second;
-  return v;
-}
-
-/// The terms of the pointers' offset, through chained pointer additions and carried pointers.
-std::vector<const Value *> offsetTerms(const Value *ptrs,
-                                       const std::map<const Value *, const Value *> &inits) {
-  std::vector<const Value *> terms;
-  const Value *p = strip(initialValue(ptrs, inits));
-  while (const Op *add = defOf(p, OpKind::AddPtr)) {
-    termsOf(add->operands[1], terms);
-    p = strip(initialValue(add->operands[0], inits));
-  }
-  return terms;
 }
 
 /// One way to make a load contiguous: its pointers step by `args` along dimension `dim`.
@@ -123,7 +74,7 @@ LoadOptions optionsOf(const Kernel &k, const Op &load,
     const Type &tt = term->type;
     const Value *core = term;
     while (const Op *e = defOf(core, OpKind::ExpandDims))
-      core = strip(e->operands[0]);
+      core = stripCastsAndBroadcasts(e->operands[0]);
     if (int(tt.shape.size()) != rank)
       return {}; // a term of another rank: not a shape this pass reads
     for (int d = 0; d < rank; ++d) {
@@ -226,41 +177,6 @@ std::vector<const Value *> readsFromOutside(const Op &loop) {
   for (const auto &r : loop.regions)
     visit(*r);
   return out;
-}
-
-/// The ops outside the loop between `args` and what the loop reads, in program order; false
-/// when one of them is not register arithmetic (it could not be copied into an arm).
-bool sliceInto(Kernel &k, const Op &loop, const std::set<const Value *> &args,
-               std::vector<const Op *> &slice) {
-  std::map<const Value *, bool> memo;
-  std::set<const Op *> in;
-  bool ok = true;
-  std::function<bool(const Value *)> depends = [&](const Value *v) -> bool {
-    if (args.count(v))
-      return true;
-    if (auto it = memo.find(v); it != memo.end())
-      return it->second;
-    memo[v] = false;
-    const Op *d = v->def;
-    if (!d || d->kind == OpKind::Param)
-      return false;
-    bool any = false;
-    for (const Value *o : d->operands)
-      any = depends(o) || any;
-    if (any) {
-      if (!isRegisterArithmetic(d->kind) || !d->regions.empty())
-        ok = false;
-      in.insert(d);
-    }
-    return memo[v] = any;
-  };
-  for (const Value *v : readsFromOutside(loop))
-    depends(v);
-  walkOps(k, [&](Op &op) {
-    if (in.count(&op))
-      slice.push_back(&op);
-  });
-  return ok;
 }
 
 /// The versions: one option per load, every combination (the loads' first options first),
@@ -463,7 +379,7 @@ void runUnitStrideDotLoops(Kernel &k, const Target &target) {
     for (const auto &v : versions)
       args.insert(v.begin(), v.end());
     std::vector<const Op *> slice;
-    if (!sliceInto(k, *loop, args, slice))
+    if (!sliceFromArgs(readsFromOutside(*loop), args, slice))
       continue;
     Versioner(k, *loop, slice).run(versions);
   }
