@@ -13,7 +13,7 @@
 // 2 * tokens * top_k * N * K, its weights [E, N, K] as vLLM stores them (Mixtral's w1 half:
 // E 8, N 14336, K 4096; 2048 tokens, top 2). Prints JSON lines (bench_util.h); exits 77
 // without a GPU.
-#include "bench_util.h"
+#include "corpus_bench_util.h"
 #include "flaggems_argmax.tilec.h"
 #include "liger_cross_entropy.tilec.h"
 #include "liger_geglu.tilec.h"
@@ -42,78 +42,10 @@ namespace {
 using bf16 = tl::bfloat16;
 constexpr int kRows = 4096;
 
-/// Device memory of n elements, uniform in [lo, hi) from a fixed stream.
-template <class T> struct Dev {
-  T *p = nullptr;
-  explicit Dev(size_t n, float lo = -1, float hi = 1, uint64_t seed = 1) {
-    std::vector<T> host(n);
-    uint64_t s = seed * 0x9e3779b97f4a7c15ull;
-    for (T &v : host) {
-      s = s * 6364136223846793005ull + 1442695040888963407ull;
-      v = T(lo + (hi - lo) * float(s >> 40) / 16777216.0f);
-    }
-    CHECK_CUDA(cudaMalloc(&p, n * sizeof(T)));
-    CHECK_CUDA(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  Dev(const Dev &) = delete;
-  Dev &operator=(const Dev &) = delete;
-  ~Dev() { cudaFree(p); }
-};
-
-int sm_count() {
-  int sms = 0;
-  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  return sms;
-}
-
-/// Inputs that a kernel writes over (a backward pass's gradients in place, cross-entropy's
-/// logits), put back before every launch: timed on its own output, such a kernel would see
-/// values that shrink towards zero launch after launch (a geglu's tanh then takes one branch
-/// in every warp), not the data it is meant for. Each restore copies from a pristine copy,
-/// then writes 256 MB elsewhere so that no input is left in L2, as Triton's do_bench does
-/// before each of its launches.
-class Restore {
-public:
-  Restore(cudaStream_t s, std::initializer_list<std::pair<void *, size_t>> buffers) : s_(s) {
-    for (auto [p, bytes] : buffers) {
-      void *copy = nullptr;
-      CHECK_CUDA(cudaMalloc(&copy, bytes));
-      CHECK_CUDA(cudaMemcpy(copy, p, bytes, cudaMemcpyDeviceToDevice));
-      saved_.push_back({p, copy, bytes});
-    }
-    CHECK_CUDA(cudaMalloc(&flush_, kFlushBytes));
-  }
-  Restore(const Restore &) = delete;
-  Restore &operator=(const Restore &) = delete;
-  ~Restore() {
-    for (const Saved &b : saved_)
-      cudaFree(b.copy);
-    cudaFree(flush_);
-  }
-  void operator()() const {
-    for (const Saved &b : saved_)
-      CHECK_CUDA(cudaMemcpyAsync(b.p, b.copy, b.bytes, cudaMemcpyDeviceToDevice, s_));
-    CHECK_CUDA(cudaMemsetAsync(flush_, 0, kFlushBytes, s_));
-  }
-
-private:
-  static constexpr size_t kFlushBytes = size_t(256) << 20;
-  struct Saved {
-    void *p, *copy;
-    size_t bytes;
-  };
-  cudaStream_t s_;
-  std::vector<Saved> saved_;
-  void *flush_ = nullptr;
-};
-
-/// Times run() and prints the row; `restore`, when given, runs before every launch, untimed.
-void report(const std::string &name, double bytes, const std::string &note, cudaStream_t s,
-            const std::function<void()> &run, const Restore *restore = nullptr) {
-  double ms = restore ? bench::median_ms([&](int) { run(); }, s, 10, 50, [&] { (*restore)(); })
-                      : bench::median_ms([&](int) { run(); }, s);
-  bench::emit({"corpus " + name, "tilec", ms, "GB/s", bytes / (ms * 1e6), note});
-}
+using corpus_bench::Dev;
+using corpus_bench::Restore;
+using corpus_bench::sm_count;
+const corpus_bench::Reporter report{"corpus"};
 
 std::string rows_x(int cols) { return std::to_string(kRows) + "x" + std::to_string(cols); }
 std::string warps_note(int block, int warps) {

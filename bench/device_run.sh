@@ -9,7 +9,8 @@
 # runs them, the training comparison, the cpp_extension.load recipe and the per-call
 # benchmark, and prints that benchmark's table last; PARTS=all includes it.
 # PARTS=corpus builds and runs only the corpus (tests/corpus): its interpreter and GPU tests,
-# bench_corpus and its Triton peer (bench/peers/corpus.py), and prints their ratio table last.
+# bench_corpus and bench_ports and their Triton peers (bench/peers/corpus.py, ports.py), and
+# prints their ratio table last.
 # PARTS=matmul builds and runs only the matmul families: bench_spellings with
 # BENCH_ONLY=matmul,fp8 (every spelling, autotuned), its peers (cuBLAS, Triton's tutorials 03
 # and 09, torch._scaled_mm: peers/spellings.py, peers/matmul_descriptor.py) and
@@ -73,7 +74,7 @@ elif [[ $PARTS == matmul ]]; then
     bench_spellings -- -k 0
 elif [[ $PARTS == corpus ]]; then
   step "build (corpus)" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" --target \
-    tilec_corpus_interpreter_tests corpus_gpu_tests bench_corpus -- -k 0
+    tilec_corpus_interpreter_tests corpus_gpu_tests bench_corpus bench_ports -- -k 0
 else
   step "build" "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
 fi
@@ -86,8 +87,17 @@ run_corpus() {
   step "bench corpus triton" "$OUT/corpus_bench.log" \
     env PYTHONUNBUFFERED=1 sh -c 'python3 "$0" >"$1"' "$ROOT/bench/peers/corpus.py" \
     "$OUT/corpus_triton.jsonl"
+  step "bench ports tilec" "$OUT/corpus_bench.log" \
+    sh -c '"$0" >"$1"' "$BUILD/bench/bench_ports" "$OUT/ports_tilec.jsonl"
+  step "bench ports triton" "$OUT/corpus_bench.log" \
+    env PYTHONUNBUFFERED=1 sh -c 'python3 "$0" >"$1"' "$ROOT/bench/peers/ports.py" \
+    "$OUT/ports_triton.jsonl"
   python3 "$ROOT/bench/report.py" --ratio "$OUT/corpus_tilec.jsonl" "$OUT/corpus_triton.jsonl" \
+    "$OUT/ports_tilec.jsonl" "$OUT/ports_triton.jsonl" \
     >"$OUT/corpus_report.md" 2>>"$OUT/corpus_bench.log"
+  # The ports next to torch as well, where one torch call does the same work.
+  python3 "$ROOT/bench/report.py" "$OUT/ports_tilec.jsonl" "$OUT/ports_triton.jsonl" \
+    >"$OUT/ports_report.md" 2>>"$OUT/corpus_bench.log"
   echo
   echo "==== steps"
   printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/steps.txt"

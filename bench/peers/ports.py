@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""The Triton originals of the ports that bench_ports.cpp times, on its problems.
+
+The kernels re-implement Liger-Kernel's, Unsloth's, FlagGems', Mamba's and Triton's tutorials'
+(ports_liger.py ... ports_tutorials.py: one file per source with its licence, each kernel
+citing its original file). check() (ports_check.py) first compares each with torch at a small
+odd size; a disagreement is reported and makes the exit status 1, the timings still run. Rows
+are named as bench_ports.cpp names them, with the same shapes, input ranges, configs and byte
+counts, so bench/report.py pairs them; torch rows where one call does the same work (softmax,
+LayerNorm, cumsum, vector norm, var_mean). Times: triton.testing.do_bench, median; kernels
+that write over their inputs get them back before every launch (common.median_ms_restored),
+as bench_ports.cpp does. BENCH_PORTS_ONLY (e.g. "jsd,cumsum") runs only the named kernels.
+"""
+import os
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+import ports_flaggems as flaggems
+import ports_liger as liger
+import ports_mamba as mamba
+import ports_tutorials as tutorials
+import ports_unsloth as unsloth
+from common import emit, median_ms, median_ms_restored, require_gpu
+from ports_check import check
+
+ROWS = 4096
+VOCAB = 32000
+
+
+def report(name, nbytes, note, fn, restore=None, provider="triton"):
+    ms = median_ms_restored(fn, restore) if restore else median_ms(fn)
+    emit("ports " + name, provider, ms, "GB/s", nbytes / (ms * 1e6), note)
+
+
+def uniform(shape, lo=-1.0, hi=1.0, dtype=torch.bfloat16):
+    return (torch.rand(shape, device="cuda") * (hi - lo) + lo).to(dtype)
+
+
+def rows_x(cols):
+    return f"{ROWS}x{cols}"
+
+
+def labels(vocab):
+    return (torch.arange(ROWS, device="cuda", dtype=torch.int64) * 7919) % vocab
+
+
+def keeper(*tensors):
+    """A restore for kernels that write over `tensors`: copies them back from clones."""
+    saved = [t.clone() for t in tensors]
+
+    def restore():
+        for t, s in zip(tensors, saved):
+            t.copy_(s)
+    return restore
+
+
+def warps_for(block):
+    """Liger's and Unsloth's num_warps for a block size (calculate_settings)."""
+    return 32 if block >= 32768 else 16 if block >= 8192 else 8 if block >= 2048 else 4
+
+
+# --- Liger-Kernel ---------------------------------------------------------------------------
+
+def bench_jsd():
+    n = ROWS * VOCAB
+    x, y = uniform((ROWS, VOCAB), -12, -8), uniform((ROWS, VOCAB), -12, -8)
+    dx = torch.empty_like(x)
+    loss = torch.empty((ROWS, VOCAB), device="cuda", dtype=torch.float32)
+    block = min(65536, triton.next_power_of_2(VOCAB))
+    report(f"jsd bf16 {rows_x(VOCAB)}", 2 * n * 2 + n * 4 + n * 2,
+           f"BLOCK_SIZE={block} num_warps=4 beta=0.5",
+           lambda: liger.jsd(x, y, loss, dx, 0.5, block, 4))
+
+
+def bench_tvd():
+    n = ROWS * VOCAB
+    p, q = uniform((ROWS, VOCAB), 0, 1e-4), uniform((ROWS, VOCAB), 0, 1e-4)
+    grads = torch.empty_like(p)
+    loss = torch.empty(ROWS, device="cuda", dtype=torch.float32)
+    block = min(16384, triton.next_power_of_2(VOCAB))
+    warps = warps_for(block)
+    report(f"tvd bf16 {rows_x(VOCAB)}", 3 * n * 2 + ROWS * 4,
+           f"BLOCK_SIZE={block} num_warps={warps} reduction=batchmean",
+           lambda: liger.tvd(p, q, loss, grads, 1.0 / ROWS, block, warps))
+
+
+def bench_dyt(sms):
+    N = 4096
+    n = ROWS * N
+    x, y = uniform((ROWS, N)), torch.empty((ROWS, N), device="cuda", dtype=torch.bfloat16)
+    alpha = torch.full((1,), 0.5, device="cuda", dtype=torch.bfloat16)
+    gamma, beta, dy = uniform(N), uniform(N), uniform((ROWS, N))
+    dx = torch.empty_like(dy)
+    da = torch.zeros((sms, triton.cdiv(N, 512)), device="cuda", dtype=torch.float32)
+    dg = torch.empty((sms, N), device="cuda", dtype=torch.float32)
+    db = torch.empty_like(dg)
+    report(f"dyt fwd bf16 {rows_x(N)}", 2 * n * 2 + 2 * N * 2,
+           "BLOCK_N=2048 num_warps=8 num_stages=1",
+           lambda: liger.dyt_fwd(x, y, alpha, gamma, beta, 2048, 8, 1))
+    report(f"dyt bwd bf16 {rows_x(N)}", 3 * n * 2 + N * 2 + 2 * sms * N * 4,
+           "BLOCK_N=4096 num_warps=16 num_stages=2 programs=SMs",
+           lambda: liger.dyt_bwd(dy, dx, da, dg, db, x, alpha, gamma, 4096, 16, 2))
+
+
+def bench_fused_add_rms_norm(sms):
+    N = 4096
+    n = ROWS * N
+    x, r, w = uniform((ROWS, N)), uniform((ROWS, N)), uniform(N)
+    y, s = torch.empty_like(x), torch.empty_like(x)
+    rstd = uniform(ROWS, 0.9, 1.1, torch.float32)
+    block, warps = triton.next_power_of_2(N), warps_for(N)
+    cfg = f"BLOCK_SIZE={block} num_warps={warps} num_stages=2"
+    report(f"fused_add_rms_norm fwd bf16 {rows_x(N)}", 4 * n * 2 + N * 2 + ROWS * 4, cfg,
+           lambda: liger.fused_add_rms_norm_fwd(y, s, x, r, w, rstd, 1e-6, block, warps, 2))
+    dy, ds = uniform((ROWS, N)), uniform((ROWS, N))
+    dx = torch.empty_like(dy)
+    dw = torch.empty((sms, N), device="cuda", dtype=torch.float32)
+    report(f"fused_add_rms_norm bwd bf16 {rows_x(N)}",
+           4 * n * 2 + N * 2 + ROWS * 4 + sms * N * 4, cfg + " programs=SMs",
+           lambda: liger.fused_add_rms_norm_bwd(dy, ds, dx, s, w, rstd, dw, block, warps, 2,
+                                            tl.bfloat16))
+
+
+# --- Unsloth --------------------------------------------------------------------------------
+
+def bench_unsloth_rms_layernorm():
+    N = 4096
+    n = ROWS * N
+    x, w, dy = uniform((ROWS, N)), uniform(N), uniform((ROWS, N))
+    y = torch.empty_like(x)
+    r = uniform(ROWS, 0.9, 1.1, torch.float32)
+    block, warps = triton.next_power_of_2(N), warps_for(N)
+    cfg = f"BLOCK_SIZE={block} num_warps={warps}"
+    report(f"unsloth_rms_layernorm fwd bf16 {rows_x(N)}", 2 * n * 2 + N * 2 + ROWS * 4, cfg,
+           lambda: unsloth.rms_layernorm_fwd(y, x, w, r, 1e-6, block, warps))
+    report(f"unsloth_rms_layernorm bwd bf16 {rows_x(N)}", 3 * n * 2 + N * 2 + ROWS * 4, cfg,
+           lambda: unsloth.rms_layernorm_bwd(dy, x, w, r, block, warps), keeper(dy))
+
+
+def bench_unsloth_geglu():
+    N = 14336
+    n = ROWS * N
+    e, g, dw = uniform((ROWS, N), -4, 4), uniform((ROWS, N), -2, 2), uniform((ROWS, N))
+    h = torch.empty_like(e)
+    fresh = keeper(e, g, dw)  # the backward passes write over all three
+    for form, exact in (("approx", False), ("exact", True)):
+        report(f"unsloth_geglu {form} fwd bf16 {rows_x(N)}", 3 * n * 2,
+               "BLOCK_SIZE=1024 num_warps=4", lambda: unsloth.geglu_fwd(e, g, h, exact), fresh)
+        report(f"unsloth_geglu {form} bwd bf16 {rows_x(N)}", 6 * n * 2,
+               "BLOCK_SIZE=1024 num_warps=4", lambda: unsloth.geglu_bwd(dw, e, g, exact), fresh)
+
+
+def bench_unsloth_cross_entropy():
+    n = ROWS * VOCAB
+    x, y = uniform((ROWS, VOCAB), -4, 4), labels(VOCAB)
+    loss = torch.empty(ROWS, device="cuda", dtype=torch.float32)
+    lse = uniform(ROWS, 12, 12.5, torch.float32)
+    dloss = torch.full((ROWS,), 1.0 / ROWS, device="cuda")
+    block = triton.next_power_of_2(VOCAB)
+    report(f"unsloth_cross_entropy fwd bf16 {rows_x(VOCAB)}", n * 2 + ROWS * (8 + 4 + 4),
+           f"BLOCK_SIZE={block} num_warps={warps_for(block)}",
+           lambda: unsloth.cross_entropy_fwd(x, loss, lse, y, block, warps_for(block)))
+    report(f"unsloth_cross_entropy bwd bf16 {rows_x(VOCAB)}", 2 * n * 2 + ROWS * (4 + 4 + 8),
+           "BLOCK_SIZE=4096 num_warps=8",
+           lambda: unsloth.cross_entropy_bwd(x, dloss, lse, y, 4096, 8), keeper(x))
+    del x
+    V, chunks = 256000, triton.cdiv(256000, 65536)  # Gemma 2, soft-capped at 30
+    n = ROWS * V
+    x, y = uniform((ROWS, V), -4, 4), labels(V)
+    lse = torch.empty((ROWS, chunks), device="cuda", dtype=torch.float32)
+    report(f"unsloth_cross_entropy chunked fwd softcap bf16 {rows_x(V)}",
+           n * 2 + ROWS * (8 + 4 + 4 * chunks), f"BLOCK_SIZE=65536 num_warps=32 chunks={chunks}",
+           lambda: unsloth.chunked_cross_entropy_fwd(x, loss, lse, y, 65536, 32, softcap=30.0))
+
+
+# --- FlagGems -------------------------------------------------------------------------------
+
+def bench_softmax():
+    for N in (4096, VOCAB, 128256):
+        tile = triton.next_power_of_2(N) if N <= 32768 else 4096
+        warps = 4 if tile < 2048 else 8 if tile < 4096 else 16
+        x = uniform((ROWS, N), -4, 4)
+        y = torch.empty_like(x)
+        name, nbytes = f"softmax fwd bf16 {rows_x(N)}", 2 * ROWS * N * 2
+        report(name, nbytes, f"TILE_N={tile} num_warps={warps}",
+               lambda: flaggems.softmax_fwd(y, x, tile, warps))
+        report(name, nbytes, "torch.softmax", lambda: torch.softmax(x, -1), provider="torch")
+    N = 4096
+    y, dy = uniform((ROWS, N), 0, 1e-3), uniform((ROWS, N))
+    dx = torch.empty_like(y)
+    name, nbytes = f"softmax bwd bf16 {rows_x(N)}", 3 * ROWS * N * 2
+    report(name, nbytes, "TILE_M=1 TILE_N=1024 num_warps=4",
+           lambda: flaggems.softmax_bwd(y, dy, dx, 1, 1024, 4))
+    report(name, nbytes, "torch._softmax_backward_data",
+           lambda: torch._softmax_backward_data(dy, y, -1, y.dtype), provider="torch")
+
+
+def bench_var_mean():
+    N = 4096
+    n = ROWS * N
+    x = uniform((ROWS, N), -3, 5)
+    var, mean = (torch.empty(ROWS, device="cuda", dtype=x.dtype) for _ in range(2))
+    name = f"var_mean dim=1 bf16 {rows_x(N)}"
+    report(name, n * 2 + 2 * ROWS * 2, "BLOCK_M=4 BLOCK_N=1024 num_warps=8",
+           lambda: flaggems.var_mean_rows(x, var, mean, 4, 1024, 8))
+    report(name, n * 2 + 2 * ROWS * 2, "torch.var_mean", lambda: torch.var_mean(x, dim=1),
+           provider="torch")
+    blocks = triton.cdiv(n, 1024)
+    acc, avg, count = (torch.empty(blocks, device="cuda", dtype=x.dtype) for _ in range(3))
+    name = f"var_mean all bf16 {rows_x(N)}"
+    report(name, n * 2 + 2 * 2, f"BLOCK_N=1024 then {triton.next_power_of_2(blocks)} num_warps=4",
+           lambda: flaggems.var_mean_all(x, acc, avg, count, var, mean))
+    report(name, n * 2 + 2 * 2, "torch.var_mean", lambda: torch.var_mean(x), provider="torch")
+
+
+def bench_vector_norm():
+    N = 4096
+    n = ROWS * N
+    x = uniform((ROWS, N), -2, 2)
+    out = torch.empty(ROWS, device="cuda", dtype=x.dtype)
+    name = f"vector_norm dim=1 bf16 {rows_x(N)}"
+    report(name, n * 2 + ROWS * 2, "BLOCK_M=4 BLOCK_N=1024 num_warps=4",
+           lambda: flaggems.l2_norm_rows(x, out, 4, 1024, 4))
+    report(name, n * 2 + ROWS * 2, "torch.linalg.vector_norm",
+           lambda: torch.linalg.vector_norm(x, dim=1), provider="torch")
+    block, mid_size, block_mid = flaggems.l2_norm_all_sizes(n)
+    mid = torch.empty(mid_size, device="cuda", dtype=x.dtype)
+    name = f"vector_norm all bf16 {rows_x(N)}"
+    report(name, n * 2 + 2, f"BLOCK_SIZE={block} BLOCK_MID={block_mid} num_warps=4",
+           lambda: flaggems.l2_norm_all(x, mid, out))
+    report(name, n * 2 + 2, "torch.linalg.vector_norm", lambda: torch.linalg.vector_norm(x),
+           provider="torch")
+
+
+def bench_cumsum(sms):
+    def rows(name, M, N, note):
+        x = uniform((M, N), dtype=torch.float32)
+        out = torch.empty_like(x)
+        report(name, 2 * M * N * 4, note, lambda: flaggems.cumsum_rows(x, out, sms))
+        report(name, 2 * M * N * 4, "torch.cumsum", lambda: torch.cumsum(x, 1), provider="torch")
+
+    def chunked(N):
+        tiles = triton.cdiv(N, 4096)
+        ctas = min(tiles, 4 * sms)
+        return (f"TILE_SIZE=4096 num_ctas={ctas} ROOT_SCAN_TILE_SIZE="
+                f"{triton.next_power_of_2(ctas)} num_warps=8")
+
+    rows(f"cumsum dim=1 fp32 {rows_x(4096)}", ROWS, 4096, "TILE_SIZE=4096 num_warps=8")
+    rows(f"cumsum dim=1 fp32 {rows_x(VOCAB)}", ROWS, VOCAB, chunked(VOCAB))
+    rows("cumsum 1-D fp32 2^26", 1, 1 << 26, chunked(1 << 26))
+    B, C = 8192, 4096
+    x = uniform((1, B, C), dtype=torch.float32)
+    out = torch.empty_like(x)
+    block, parts = flaggems.cumsum_column_parts(B)
+    partials = [torch.empty((1, parts, C), device="cuda"), torch.empty((1, 1, C), device="cuda")]
+    name = f"cumsum dim=0 fp32 {B}x{C}"
+    report(name, 2 * B * C * 4, f"BLOCK_SIZE={block} then {parts} num_warps=4",
+           lambda: flaggems.cumsum_columns(x, out, partials))
+    report(name, 2 * B * C * 4, "torch.cumsum", lambda: torch.cumsum(x, 1), provider="torch")
+
+
+def bench_layer_norm():
+    for N, tile in ((4096, 4096), (8192, 2048)):
+        x, w, b = uniform((ROWS, N), -3, 5), uniform(N), uniform(N)
+        y = torch.empty_like(x)
+        mean, rstd = (torch.empty(ROWS, device="cuda", dtype=x.dtype) for _ in range(2))
+        name = f"layer_norm fwd bf16 {rows_x(N)}"
+        nbytes = 2 * ROWS * N * 2 + 2 * N * 2 + 2 * ROWS * 2
+        report(name, nbytes, f"TILE_N={tile} num_warps=8",
+               lambda: flaggems.layer_norm(x, y, w, b, mean, rstd, 1e-5, tile, 8))
+        report(name, nbytes, "torch.nn.functional.layer_norm",
+               lambda: torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5), provider="torch")
+
+
+def bench_weight_norm():
+    M = N = 4096
+    v = uniform((M, N), dtype=torch.float32)
+    out = torch.empty_like(v)
+    g, norm = uniform(M, 0.5, 2, torch.float32), torch.empty(M, device="cuda")
+    report("weight_norm dim=0 fp32 4096x4096", 2 * M * N * 4 + 2 * M * 4,
+           "BLOCK_ROW_SIZE=4 BLOCK_COL_SIZE=1024 num_warps=4",
+           lambda: flaggems.weight_norm(out, norm, v, g, 0, 4, 1024, 4))
+    report("weight_norm dim=-1 fp32 4096x4096", 2 * M * N * 4 + 2 * N * 4,
+           "BLOCK_ROW_SIZE=512 BLOCK_COL_SIZE=32 num_warps=8",
+           lambda: flaggems.weight_norm(out, norm, v, g, 1, 512, 32, 8))
+
+
+# --- Mamba and the tutorials ----------------------------------------------------------------
+
+def bench_selective_state_update():
+    """Mamba-2 2.7B's decoding step for 64 sequences, as Mamba2.step calls it (see
+    bench_ports.cpp): per-head dt, dt_bias and A broadcast along dim (and dstate)."""
+    batch, nheads, dim, dstate, ngroups = 64, 80, 64, 128, 1
+    state = uniform((batch, nheads, dim, dstate))
+    x = uniform((batch, nheads, dim))
+    dt = uniform((batch, nheads), -3, 1)[:, :, None].expand(batch, nheads, dim)
+    dt_bias = uniform(nheads, -0.5, 0.5, torch.float32)[:, None].expand(nheads, dim)
+    A = uniform(nheads, -2, -0.1, torch.float32)[:, None, None].expand(nheads, dim, dstate)
+    B, C = uniform((batch, ngroups, dstate)), uniform((batch, ngroups, dstate))
+    D = uniform(nheads, dtype=torch.float32)[:, None].expand(nheads, dim)
+    out = torch.empty_like(x)
+    block_m, warps = mamba.selective_state_update_config(dstate)
+    nbytes = (2 * state.numel() * 2 + 2 * x.numel() * 2 + batch * nheads * 2 + 2 * B.numel() * 2
+              + 3 * nheads * 4)
+    report("selective_state_update bf16 b64 h80 p64 n128", nbytes,
+           f"BLOCK_SIZE_M={block_m} BLOCK_SIZE_DSTATE={triton.next_power_of_2(dstate)} "
+           f"num_warps={warps} tie_hdim dt_softplus",
+           lambda: mamba.selective_state_update(state, x, dt, A, B, C, D, dt_bias, out),
+           keeper(state))
+
+
+def bench_layernorm_gated():
+    for N, groups in ((5120, 1), (8192, 8)):
+        x, z, w = uniform((ROWS, N), -2, 3), uniform((ROWS, N), -2, 2), uniform(N)
+        y = torch.empty_like(x)
+        rstd = torch.empty(groups * ROWS, device="cuda", dtype=torch.float32)
+        block, warps = mamba.rms_norm_gated_config(N // groups, x.element_size())
+        report(f"layernorm_gated rms bf16 {rows_x(N)} groups={groups}",
+               3 * ROWS * N * 2 + N * 2 + groups * ROWS * 4, f"BLOCK_N={block} num_warps={warps}",
+               lambda: mamba.rms_norm_gated(x, y, w, z, rstd, N // groups))
+
+
+def bench_dropout():
+    n = 1 << 26
+    x = uniform(n, dtype=torch.float32)
+    keep = torch.randint(0, 2, (n,), device="cuda", dtype=torch.int32)
+    out = torch.empty_like(x)
+    report("dropout fp32 2^26", 3 * n * 4, "BLOCK_SIZE=1024 num_warps=4 p=0.5",
+           lambda: tutorials.dropout(x, keep, out, 0.5))
+
+
+def bench_asin():
+    n = 1 << 26
+    x = uniform(n, dtype=torch.float32)
+    y = torch.empty_like(x)
+    report("asin fp32 2^26", 2 * n * 4, "BLOCK_SIZE=1024 num_warps=4", lambda: tutorials.asin(x, y))
+
+
+def wanted(kernel):
+    only = os.environ.get("BENCH_PORTS_ONLY", "")
+    return not only or kernel in only.split(",")
+
+
+def main():
+    require_gpu()
+    ok = check()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    benches = [("jsd", bench_jsd), ("tvd", bench_tvd), ("dyt", lambda: bench_dyt(sms)),
+               ("fused_add_rms_norm", lambda: bench_fused_add_rms_norm(sms)),
+               ("unsloth_rms_layernorm", bench_unsloth_rms_layernorm),
+               ("unsloth_geglu", bench_unsloth_geglu),
+               ("unsloth_cross_entropy", bench_unsloth_cross_entropy),
+               ("softmax", bench_softmax), ("var_mean", bench_var_mean),
+               ("vector_norm", bench_vector_norm), ("cumsum", lambda: bench_cumsum(sms)),
+               ("layer_norm", bench_layer_norm), ("weight_norm", bench_weight_norm),
+               ("selective_state_update", bench_selective_state_update),
+               ("layernorm_gated", bench_layernorm_gated), ("dropout", bench_dropout),
+               ("asin", bench_asin)]
+    for kernel, bench in benches:
+        if wanted(kernel):
+            bench()
+            torch.cuda.empty_cache()
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

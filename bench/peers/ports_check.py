@@ -1,0 +1,264 @@
+"""Small checks of ports.py's Triton kernels (ports_liger.py ... ports_tutorials.py) against
+torch, so that a wrong peer is not timed: each kernel at a small odd size, in float32 (bf16
+only changes where the kernels round), with blocks smaller than the rows so that the looping
+paths run."""
+import sys
+
+import torch
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+import ports_flaggems as flaggems
+import ports_liger as liger
+import ports_mamba as mamba
+import ports_tutorials as tutorials
+import ports_unsloth as unsloth
+
+
+def _rand(*shape, lo=-1.0, hi=1.0):
+    return torch.rand(shape, device="cuda") * (hi - lo) + lo
+
+
+def _close(name, got, want, atol=1e-5, rtol=1e-4):
+    got, want = got.float(), want.float()
+    if torch.allclose(got, want, atol=atol, rtol=rtol):
+        return True
+    err = (got - want).abs().max().item()
+    print(f"ports.py: {name} disagrees with torch (largest difference {err:.3g})",
+          file=sys.stderr)
+    return False
+
+
+def check_liger():
+    ok = True
+    rows, V = 5, 999
+    x = torch.log_softmax(torch.randn(rows, V, device="cuda"), -1)
+    y = torch.log_softmax(torch.randn(rows, V, device="cuda"), -1)
+    loss, dx = torch.empty_like(x), torch.empty_like(x)
+    liger.jsd(x, y, loss, dx, 0.5, 256, 4)
+    p, q = y.exp(), x.exp()
+    m = 0.5 * p + 0.5 * q
+    ok &= _close("jsd loss", loss, (0.5 * p * y + 0.5 * q * x - m * m.log()) / rows, 1e-7)
+    ok &= _close("jsd dX", dx, 0.5 * q * (x - m.log()) / rows, 1e-7)
+
+    p, q = torch.softmax(_rand(4, 777), -1), torch.softmax(_rand(4, 777), -1)
+    loss, grads = torch.empty(4, device="cuda"), torch.empty_like(p)
+    liger.tvd(p, q, loss, grads, 0.25, 256, 4)
+    ok &= _close("tvd loss", loss, 0.5 * (p - q).abs().sum(-1) * 0.25, 1e-7)
+    ok &= _close("tvd grads", grads, torch.where(p > q, 0.125, -0.125))
+
+    M, N, programs = 7, 999, 3
+    x, dy = _rand(M, N, lo=-3, hi=3), _rand(M, N)
+    alpha, gamma, beta = torch.tensor([0.7], device="cuda"), _rand(N), _rand(N)
+    y, dx = torch.empty_like(x), torch.empty_like(x)
+    da = torch.zeros(programs, triton.cdiv(N, 512), device="cuda")
+    dg, db = torch.empty(programs, N, device="cuda"), torch.empty(programs, N, device="cuda")
+    liger.dyt_fwd(x, y, alpha, gamma, beta, 512, 4, 1)
+    liger.dyt_bwd(dy, dx, da, dg, db, x, alpha, gamma, 512, 4, 1)
+    t = torch.tanh(0.7 * x)
+    inner = (1 - t * t) * dy * gamma
+    ok &= _close("dyt y", y, gamma * t + beta)
+    ok &= _close("dyt dx", dx, 0.7 * inner)
+    ok &= _close("dyt dgamma", dg.sum(0), (dy * t).sum(0))
+    ok &= _close("dyt dbeta", db.sum(0), dy.sum(0))
+    ok &= _close("dyt dalpha", da.sum(), (x * inner).sum(), 1e-3)
+
+    rows, N, programs = 9, 999, 3
+    x, r, w = _rand(rows, N, lo=-2, hi=2), _rand(rows, N), _rand(N)
+    y, s, rstd = torch.empty_like(x), torch.empty_like(x), torch.empty(rows, device="cuda")
+    liger.fused_add_rms_norm_fwd(y, s, x, r, w, rstd, 1e-6, 1024, 4, 2)
+    want_s = (x + r).requires_grad_(True)
+    want_rstd = torch.rsqrt(want_s.pow(2).mean(-1) + 1e-6)
+    want_y = want_s * want_rstd[:, None] * w
+    ok &= _close("fused_add_rms_norm S", s, want_s.detach())
+    ok &= _close("fused_add_rms_norm Y", y, want_y.detach())
+    ok &= _close("fused_add_rms_norm rstd", rstd, want_rstd.detach())
+    dy, ds = _rand(rows, N), _rand(rows, N)
+    dx, dw = torch.empty_like(dy), torch.empty(programs, N, device="cuda")
+    liger.fused_add_rms_norm_bwd(dy, ds, dx, s, w, rstd, dw, 1024, 4, 2, tl.float32)
+    want_y.backward(dy)
+    ok &= _close("fused_add_rms_norm dX", dx, want_s.grad + ds, 1e-4)
+    ok &= _close("fused_add_rms_norm dW", dw.sum(0), (dy * want_s.detach() * want_rstd.detach()
+                                                       [:, None]).sum(0), 1e-4)
+    return ok
+
+
+def check_unsloth():
+    ok = True
+    rows, N = 9, 999
+    x, w = _rand(rows, N, lo=-2, hi=2).requires_grad_(True), _rand(N)
+    y, r = torch.empty_like(x), torch.empty(rows, device="cuda")
+    unsloth.rms_layernorm_fwd(y, x.detach(), w, r, 1e-6, 1024, 4)
+    want = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
+    ok &= _close("unsloth rms_layernorm Y", y, want.detach())
+    dy = _rand(rows, N)
+    want.backward(dy)
+    unsloth.rms_layernorm_bwd(dy, x.detach(), w, r, 1024, 4)  # dX over dY
+    ok &= _close("unsloth rms_layernorm dX", dy, x.grad, 1e-4)
+
+    n = 3001
+    for exact in (True, False):
+        form = "exact" if exact else "approx"
+        e, g = _rand(n, lo=-4, hi=4).requires_grad_(True), _rand(n, lo=-2, hi=2)
+        g.requires_grad_(True)
+        h = torch.empty(n, device="cuda")
+        unsloth.geglu_fwd(e.detach(), g.detach(), h, exact)
+        want = F.gelu(e, approximate="none" if exact else "tanh") * g
+        ok &= _close(f"unsloth geglu {form} h", h, want.detach())
+        dw = _rand(n)
+        want.backward(dw)
+        bw, be, bg = dw.clone(), e.detach().clone(), g.detach().clone()
+        unsloth.geglu_bwd(bw, be, bg, exact)
+        ok &= _close(f"unsloth geglu {form} h (bwd)", bw, want.detach())
+        ok &= _close(f"unsloth geglu {form} d(up)", be, g.grad)
+        ok &= _close(f"unsloth geglu {form} d(gate)", bg, e.grad, 1e-4)
+
+    rows, V = 6, 999
+    logits = _rand(rows, V, lo=-8, hi=8)
+    labels = torch.tensor([0, 998, -100, 600, 512, 3], device="cuda")
+    loss, lse = torch.empty(rows, device="cuda"), torch.empty(rows, device="cuda")
+    unsloth.cross_entropy_fwd(logits, loss, lse, labels, 1024, 4)
+    ok &= _close("unsloth cross_entropy loss", loss,
+                 F.cross_entropy(logits, labels, reduction="none"))
+    ok &= _close("unsloth cross_entropy logsumexp", lse, logits.logsumexp(-1))
+    capped = (7.5 * torch.tanh(logits / 7.5))
+    chunks = triton.cdiv(V, 256)
+    part = torch.empty(rows, chunks, device="cuda")
+    unsloth.chunked_cross_entropy_fwd(logits, loss, part, labels, 256, 4, softcap=7.5)
+    total = torch.where(labels == -100, 0.0, loss + part.logsumexp(-1))
+    ok &= _close("unsloth chunked cross_entropy loss", total,
+                 F.cross_entropy(capped, labels, reduction="none"))
+    x = logits.clone().requires_grad_(True)
+    dloss = _rand(rows, lo=0.5, hi=1.5)
+    F.cross_entropy(7.5 * torch.tanh(x / 7.5), labels, reduction="none").backward(dloss)
+    grad = logits.clone()
+    unsloth.cross_entropy_bwd(grad, dloss, capped.logsumexp(-1), labels, 256, 4, softcap=7.5)
+    ok &= _close("unsloth cross_entropy dlogits", grad, x.grad, 1e-6)
+    return ok
+
+
+def check_flaggems(sms):
+    ok = True
+    M, N = 37, 999
+    x = _rand(M, N, lo=-4, hi=4)
+    for tile in (1024, 256):  # one tile per row; swept twice
+        y = torch.empty_like(x)
+        flaggems.softmax_fwd(y, x, tile, 4)
+        ok &= _close(f"softmax TILE_N={tile}", y, torch.softmax(x, -1), 1e-7)
+    y, dy = torch.softmax(x, -1), _rand(M, N)
+    dx = torch.empty_like(y)
+    flaggems.softmax_bwd(y, dy, dx, 4, 256, 4)
+    ok &= _close("softmax backward", dx, y * (dy - (y * dy).sum(-1, keepdim=True)), 1e-7)
+
+    x = _rand(M, N, lo=-3, hi=5)
+    var, mean = torch.empty(M, device="cuda"), torch.empty(M, device="cuda")
+    flaggems.var_mean_rows(x, var, mean, 4, 256, 4)
+    want_var, want_mean = torch.var_mean(x, dim=1)
+    ok &= _close("var_mean dim=1 var", var, want_var) & _close("var_mean dim=1 mean", mean,
+                                                               want_mean)
+    flat = _rand(10007, lo=-1, hi=3)
+    blocks = triton.cdiv(flat.numel(), 1024)
+    acc, avg, count = (torch.empty(blocks, device="cuda") for _ in range(3))
+    flaggems.var_mean_all(flat, acc, avg, count, var, mean)
+    want_var, want_mean = torch.var_mean(flat)
+    ok &= _close("var_mean all var", var[0], want_var, 1e-4) & _close("var_mean all mean",
+                                                                      mean[0], want_mean)
+
+    out = torch.empty(M, device="cuda")
+    flaggems.l2_norm_rows(x, out, 4, 256, 4)
+    ok &= _close("vector_norm dim=1", out, torch.linalg.vector_norm(x, dim=1))
+    mid = torch.empty(flaggems.l2_norm_all_sizes(flat.numel())[1], device="cuda")
+    flaggems.l2_norm_all(flat, mid, out)
+    ok &= _close("vector_norm all", out[0], torch.linalg.vector_norm(flat))
+
+    for rows, cols in ((5, 999), (3, 20001)):  # one tile per row; reduce-then-scan
+        x = _rand(rows, cols)
+        y = torch.empty_like(x)
+        flaggems.cumsum_rows(x, y, sms)
+        ok &= _close(f"cumsum rows of {cols}", y, torch.cumsum(x, 1), 1e-3)
+    x = _rand(3, 5001, 7)
+    y = torch.empty_like(x)
+    _, parts = flaggems.cumsum_column_parts(5001)
+    partials = [torch.empty(3, parts, 7, device="cuda"), torch.empty(3, 1, 7, device="cuda")]
+    flaggems.cumsum_columns(x, y, partials)
+    ok &= _close("cumsum columns", y, torch.cumsum(x, 1), 1e-3)
+
+    for rows, cols, tile in ((29, 777, 1024), (7, 5000, 1024)):  # persistent; Welford loop
+        x, w, b = _rand(rows, cols, lo=-3, hi=5), _rand(cols), _rand(cols)
+        y = torch.empty_like(x)
+        mean, rstd = torch.empty(rows, device="cuda"), torch.empty(rows, device="cuda")
+        flaggems.layer_norm(x, y, w, b, mean, rstd, 1e-5, tile, 4)
+        want_var, want_mean = torch.var_mean(x, dim=1, correction=0)
+        ok &= _close(f"layer_norm {cols} y", y, F.layer_norm(x, (cols,), w, b, 1e-5), 1e-4)
+        ok &= _close(f"layer_norm {cols} mean", mean, want_mean)
+        ok &= _close(f"layer_norm {cols} rstd", rstd, torch.rsqrt(want_var + 1e-5))
+
+    v = _rand(37, 299)
+    for dim, block_rows, block_cols in ((0, 4, 128), (1, 64, 4)):
+        g = _rand(v.shape[dim], lo=0.5, hi=2)
+        out, norm = torch.empty_like(v), torch.empty(v.shape[dim], device="cuda")
+        flaggems.weight_norm(out, norm, v, g, dim, block_rows, block_cols, 4)
+        want_norm = torch.linalg.vector_norm(v, dim=1 - dim)
+        ok &= _close(f"weight_norm dim={dim} norm", norm, want_norm)
+        shape = (-1, 1) if dim == 0 else (1, -1)
+        ok &= _close(f"weight_norm dim={dim} out", out,
+                     v / want_norm.view(shape) * g.view(shape))
+    return ok
+
+
+def check_mamba():
+    ok = True
+    batch, nheads, dim, dstate, ngroups = 3, 4, 50, 13, 2
+    state = _rand(batch, nheads, dim, dstate)
+    x = _rand(batch, nheads, dim)
+    dt0, dtb0 = _rand(batch, nheads, lo=-3, hi=1), _rand(nheads, lo=-0.5, hi=0.5)
+    A0, D0 = _rand(nheads, lo=-2, hi=-0.1), _rand(nheads)
+    B, C = _rand(batch, ngroups, dstate), _rand(batch, ngroups, dstate)
+    out = torch.empty_like(x)
+    want_state = state.clone()
+    mamba.selective_state_update(state, x, dt0[:, :, None].expand(batch, nheads, dim),
+                             A0[:, None, None].expand(nheads, dim, dstate), B, C,
+                             D0[:, None].expand(nheads, dim),
+                             dtb0[:, None].expand(nheads, dim), out)
+    dt = F.softplus(dt0 + dtb0)[:, :, None, None]  # all below softplus' threshold of 20
+    heads_b = B.repeat_interleave(nheads // ngroups, 1)[:, :, None, :]
+    heads_c = C.repeat_interleave(nheads // ngroups, 1)[:, :, None, :]
+    want_state = want_state * torch.exp(A0[None, :, None, None] * dt) + heads_b * dt * x[..., None]
+    ok &= _close("selective_state_update state", state, want_state)
+    ok &= _close("selective_state_update out", out,
+                 (want_state * heads_c).sum(-1) + x * D0[None, :, None], 1e-4)
+
+    M, group, groups = 7, 300, 2
+    x, z, w = _rand(M, group * groups, lo=-2, hi=3), _rand(M, group * groups, lo=-2, hi=2), \
+        _rand(group * groups)
+    y, rstd = torch.empty_like(x), torch.empty(groups * M, device="cuda")
+    mamba.rms_norm_gated(x, y, w, z, rstd, group)
+    gated = (x * F.silu(z)).view(M, groups, group)
+    want_rstd = torch.rsqrt(gated.pow(2).mean(-1) + 1e-5)
+    ok &= _close("layernorm_gated y", y, (gated * want_rstd[..., None]).view(M, -1) * w)
+    ok &= _close("layernorm_gated rstd", rstd, want_rstd.t().reshape(-1))
+    return ok
+
+
+def check_tutorials():
+    n = 3001
+    x = _rand(n, lo=-2, hi=2)
+    keep = torch.randint(0, 2, (n,), device="cuda", dtype=torch.int32)
+    out, y = torch.empty_like(x), torch.empty_like(x)
+    tutorials.dropout(x, keep, out, 0.3)
+    tutorials.asin(x.clamp(-1, 1), y)
+    return (_close("dropout", out, torch.where(keep != 0, x / 0.7, 0.0), 1e-6, 1e-6)
+            & _close("asin", y, torch.asin(x.clamp(-1, 1)), 1e-6, 1e-6))
+
+
+def check():
+    torch.manual_seed(0)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    ok = True
+    for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
+                 check_tutorials):
+        ok &= part()
+    if not ok:
+        print("ports.py: a peer kernel disagrees with torch", file=sys.stderr)
+    return ok
