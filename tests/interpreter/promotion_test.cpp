@@ -38,7 +38,6 @@ static_assert(std::is_same_v<add_t<T4<long long>, T4<int32_t>>, T4<int64_t>>);
 // A scalar does not widen a tile's element type...
 static_assert(std::is_same_v<add_t<T4<half>, float>, T4<half>>);
 static_assert(std::is_same_v<add_t<double, T4<float>>, T4<float>>);
-static_assert(std::is_same_v<add_t<T4<int32_t>, int64_t>, T4<int32_t>>);
 static_assert(std::is_same_v<add_t<T4<uint32_t>, int>, T4<uint32_t>>);
 static_assert(std::is_same_v<add_t<T4<int8_t>, int>, T4<int8_t>>);
 static_assert(std::is_same_v<add_t<T4<bfloat16>, float>, T4<bfloat16>>);
@@ -48,6 +47,24 @@ static_assert(std::is_same_v<add_t<float, T4<int32_t>>, T4<float>>);
 static_assert(std::is_same_v<add_t<T4<int32_t>, double>, T4<double>>);
 static_assert(std::is_same_v<add_t<T4<int16_t>, half>, T4<half>>);
 static_assert(std::is_same_v<add_t<T4<bool>, int>, T4<int32_t>>);
+// ...or a 64-bit integer with a narrower integer tile (offsets on an int64 base do not wrap).
+static_assert(std::is_same_v<add_t<T4<int32_t>, int64_t>, T4<int64_t>>);
+static_assert(std::is_same_v<add_t<int64_t, T4<int32_t>>, T4<int64_t>>);
+static_assert(std::is_same_v<add_t<T4<int8_t>, int64_t>, T4<int64_t>>);
+static_assert(std::is_same_v<add_t<T4<int32_t>, uint64_t>, T4<uint64_t>>);
+static_assert(std::is_same_v<add_t<T4<uint32_t>, int64_t>, T4<int64_t>>);
+static_assert(std::is_same_v<add_t<T4<int64_t>, int>, T4<int64_t>>);
+static_assert(std::is_same_v<add_t<T4<half>, int64_t>, T4<half>>);
+// The runtime's check that kernels over a type parameter assert (tilec::scalar_keeps_tile_type)
+// answers as the rules above do.
+static_assert(tilec::scalar_keeps_tile_type<half, float>);
+static_assert(tilec::scalar_keeps_tile_type<bfloat16, double>);
+static_assert(tilec::scalar_keeps_tile_type<int8_t, int>);
+static_assert(tilec::scalar_keeps_tile_type<int64_t, int>);
+static_assert(!tilec::scalar_keeps_tile_type<int32_t, int64_t>);
+static_assert(!tilec::scalar_keeps_tile_type<int32_t, float>);
+static_assert(!tilec::scalar_keeps_tile_type<bool, int>);
+static_assert(!tilec::scalar_keeps_tile_type<tl::float8_e4m3, float>);
 
 // '/' and '%' on half and bfloat16 compute in float.
 static_assert(std::is_same_v<div_t<T4<half>, T4<half>>, T4<float>>);
@@ -91,5 +108,5 @@ TEST(Promotion, RulesHoldAtCompileTime) {
   auto h = tl::full<half, 4>(1.0f) + 1.5f;
   EXPECT_EQ(float(tl::detail::at(h, 0)), 2.5f);
   auto t = tl::full<int32_t, 4>(1) + ((int64_t(1) << 32) + 5);
-  EXPECT_EQ(tl::detail::at(t, 0), 6); // int32 tile: the scalar was converted to int32
+  EXPECT_EQ(tl::detail::at(t, 0), (int64_t(1) << 32) + 6); // an int64 tile: nothing wraps
 }

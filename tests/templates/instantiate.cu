@@ -211,6 +211,12 @@ static_assert(tilec::is_same_v<tilec::promote_t<bool, tl::bfloat16>, float>);
 static_assert(tilec::is_same_v<tilec::promote_t<tl::bfloat16, tl::bfloat16>, tl::bfloat16>);
 static_assert(tilec::is_same_v<tilec::promote_t<tl::half, int>, tl::half>);
 static_assert(tilec::is_same_v<tilec::promote_t<int, int64_t>, int64_t>);
+// The check kernels over a type parameter make where the tile-with-scalar rule depends on it.
+static_assert(tilec::scalar_keeps_tile_type<tl::half, float>);
+static_assert(tilec::scalar_keeps_tile_type<int64_t, int>);
+static_assert(!tilec::scalar_keeps_tile_type<int, int64_t>);
+static_assert(!tilec::scalar_keeps_tile_type<int, float>);
+static_assert(!tilec::scalar_keeps_tile_type<bool, int>);
 
 // `%` of a template element type (tilec::mod): integers and every float type.
 __global__ void mod_of_every_type(int *i, float *f, double *d, tl::half *h, tl::bfloat16 *b) {

@@ -87,6 +87,28 @@ TEST(Promotion, ScalarDoesNotWidenTile) {
   EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::U8)), k(S::U8));
   EXPECT_EQ(promoteTileScalar(k(S::Bool), k(S::I64)), k(S::I64));
   EXPECT_EQ(promoteTileScalar(ElemType::typeParam("T"), k(S::F32)).cuda(), "T");
+  // And a 64-bit integer with a narrower integer tile: offsets built on an int64 program id
+  // or argument must not wrap at 2^31 (Triton weakens only literals, which are int here).
+  EXPECT_EQ(promoteTileScalar(k(S::I32), k(S::I64)), k(S::I64));
+  EXPECT_EQ(promoteTileScalar(k(S::I8), k(S::I64)), k(S::I64));
+  EXPECT_EQ(promoteTileScalar(k(S::I32), k(S::U64)), k(S::U64));
+  EXPECT_EQ(promoteTileScalar(k(S::U32), k(S::I64)), k(S::I64));
+  EXPECT_EQ(promoteTileScalar(k(S::I64), k(S::I32)), k(S::I64));
+  EXPECT_EQ(promoteTileScalar(k(S::U64), k(S::I64)), k(S::U64));
+}
+
+// With a template parameter the rule depends on the instantiation unless the tile is floating
+// or the scalar is bool: the kernel asserts the tile's type then (tileWithScalar).
+TEST(Promotion, TileScalarRuleDependence) {
+  const ElemType T = ElemType::typeParam("T");
+  EXPECT_TRUE(tileScalarRuleDependent(T, k(S::F32)));
+  EXPECT_TRUE(tileScalarRuleDependent(T, k(S::I32))); // a bool T becomes int
+  EXPECT_TRUE(tileScalarRuleDependent(k(S::I32), T));
+  EXPECT_FALSE(tileScalarRuleDependent(T, T));
+  EXPECT_FALSE(tileScalarRuleDependent(T, k(S::Bool)));
+  EXPECT_FALSE(tileScalarRuleDependent(k(S::F16), T));
+  EXPECT_FALSE(tileScalarRuleDependent(promoteTiles(T, k(S::F32)), k(S::F64)));
+  EXPECT_FALSE(tileScalarRuleDependent(k(S::I32), k(S::F32)));
 }
 
 // fp8 is a storage type: it computes in float, with anything but double (itself included).

@@ -266,8 +266,8 @@ Value *Lowerer::lowerCall(const CallExpr *call, const Callee &c) {
       t.shape = cnd->type.shape;
     if (!a->type.pointer)
       t.elem = a->type.isTile() && b->type.isTile() ? promoteTiles(a->type.elem, b->type.elem)
-               : a->type.isTile()                   ? promoteTileScalar(a->type.elem, b->type.elem)
-               : b->type.isTile()                   ? promoteTileScalar(b->type.elem, a->type.elem)
+               : a->type.isTile()                   ? tileWithScalar(a->type.elem, b->type.elem, call)
+               : b->type.isTile()                   ? tileWithScalar(b->type.elem, a->type.elem, call)
                                                     : promoteScalars(a->type.elem, b->type.elem);
     if (a->type.pointer != b->type.pointer ||
         (a->type.pointer && !(a->type.elem == b->type.elem))) {

@@ -9,6 +9,7 @@
 #include <clang/AST/Attr.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -132,6 +133,34 @@ static bool isComparison(const std::string &op) {
   return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=";
 }
 
+ElemType Lowerer::tileWithScalar(const ElemType &tile, const ElemType &scalar, const Expr *at) {
+  if (tileScalarRuleDependent(tile, scalar)) {
+    std::string cond =
+        "tilec::scalar_keeps_tile_type<" + tile.cuda() + ", " + scalar.cuda() + ">";
+    if (tileScalarAsserts_.insert(cond).second) {
+      // At the top of the kernel, after its parameters and the asserts before it: a copy of
+      // the loop or branch that combines them (a pass's specialization) does not repeat it.
+      std::vector<Region *> inner;
+      std::swap(inner, k_.insertion);
+      Op *check = emit(OpKind::StaticAssert, {}, Type{}, at, /*hasResult=*/false);
+      std::swap(inner, k_.insertion);
+      auto &ops = k_.body.ops;
+      auto first = std::find_if(ops.begin(), ops.end(),
+                                [](const auto &o) {
+                                  return o->kind != OpKind::Param && o->kind != OpKind::StaticAssert;
+                                });
+      std::rotate(first, ops.end() - 1, ops.end());
+      const unsigned line = at ? ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc()) : 0;
+      check->opcode = "line " + std::to_string(line) + ": with this " + tile.cuda() +
+                      ", a tile of it combined with a scalar of " + scalar.cuda() +
+                      " changes type (Triton's promotion, tl/promotion.h rule 0); cast the "
+                      "tile or the scalar there";
+      check->attrs.push_back(SymExpr::expr(cond, true));
+    }
+  }
+  return promoteTileScalar(tile, scalar);
+}
+
 Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr *at) {
   if (!a || !b)
     return nullptr;
@@ -173,9 +202,9 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
   if (a->type.isTile() && b->type.isTile())
     t.elem = promoteTiles(a->type.elem, b->type.elem);
   else if (a->type.isTile())
-    t.elem = promoteTileScalar(a->type.elem, b->type.elem);
+    t.elem = tileWithScalar(a->type.elem, b->type.elem, at);
   else if (b->type.isTile())
-    t.elem = promoteTileScalar(b->type.elem, a->type.elem);
+    t.elem = tileWithScalar(b->type.elem, a->type.elem, at);
   else
     t.elem = promoteScalars(a->type.elem, b->type.elem);
   // The interpreter computes `/` and `%` of half and bfloat16 tiles in float (promotion.h).

@@ -11,6 +11,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,10 @@ public:
   // --- expressions (ExprLowering.cpp) ---
   Value *lowerExpr(const clang::Expr *e); // through the nesting limit (Nesting.cpp)
   Value *binary(const std::string &opcode, Value *a, Value *b, const clang::Expr *at);
+  /// The element type of a tile combined with a scalar (promoteTileScalar). Where a template
+  /// parameter makes the rule depend on the instantiation, the tile's type, and a static_assert
+  /// (once per kernel and pair of types) that refuses instantiations where it is not.
+  ElemType tileWithScalar(const ElemType &tile, const ElemType &scalar, const clang::Expr *at);
   Value *unary(const std::string &opcode, Value *a, const clang::Expr *at);
   /// Made of constants and template parameters only, so that the C++ compiler folds it.
   static bool isFoldable(const Value *v);
@@ -287,6 +292,7 @@ private:
   // While a template TILEC_FUNC is inlined: its template parameters' deduced values.
   std::map<const clang::NamedDecl *, SymExpr> symBindings_;
   std::map<const clang::NamedDecl *, ElemType> typeBindings_;
+  std::set<std::string> tileScalarAsserts_; // tileWithScalar's conditions, emitted once each
   /// The template parameters of the innermost helper being inlined (canonical parameter
   /// types carry only a position, which then refers to these, not to the kernel's).
   const clang::TemplateParameterList *helperParams_ = nullptr;

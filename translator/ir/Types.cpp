@@ -190,8 +190,21 @@ ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar) {
       return arithmeticType(scalar); // int tile * 0.5f -> float tile, as in Triton
     if (tile.is(ScalarKind::Bool) && scalar.isInteger())
       return scalar; // bool tile + 1 -> int32, + 1u -> uint32, + int64_t(1) -> int64
+    if (tile.isInteger() && scalar.isInteger() && scalar.bits() == 64 && tile.bits() < 64)
+      return promoteTiles(tile, scalar); // int32 offsets + an int64 scalar -> int64 tile
+    return tile;
   }
   return tile;
+}
+
+bool tileScalarRuleDependent(const ElemType &tile, const ElemType &scalar) {
+  if (tile.isKnown() && scalar.isKnown())
+    return false;
+  // Whether some instantiation could leave the tile's type: a float tile keeps it whatever the
+  // scalar (its kind is the highest), a bool scalar whatever the tile.
+  const bool tileMayBeNonFloat = !tile.isFloat();
+  const bool scalarMayWiden = !scalar.isKnown() || !scalar.is(ScalarKind::Bool);
+  return tileMayBeNonFloat && scalarMayWiden && !(tile == scalar);
 }
 
 ElemType arithmeticType(const ElemType &t) {

@@ -67,8 +67,14 @@ struct ElemType {
 ElemType promoteTiles(const ElemType &a, const ElemType &b);
 /// C++'s usual arithmetic conversions for two scalars.
 ElemType promoteScalars(const ElemType &a, const ElemType &b);
-/// A tile combined with a scalar: the tile's type, except int tile with float scalar.
+/// A tile combined with a scalar: the tile's type, except an int tile with a float scalar, a
+/// bool tile with an integer, and a narrower int tile with a 64-bit integer (rule 0 of
+/// tl/promotion.h). With a template parameter on either side, the tile's type.
 ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar);
+/// Whether promoteTileScalar's answer for these types depends on how a template parameter is
+/// instantiated (a T tile with a float scalar is float when T is an integer type); the kernel
+/// then asserts that its instantiation keeps the tile's type (tilec::scalar_keeps_tile_type).
+bool tileScalarRuleDependent(const ElemType &tile, const ElemType &scalar);
 /// The type a value of type t computes in: float for fp8 (a storage type), else t.
 ElemType arithmeticType(const ElemType &t);
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace tl {
 
@@ -109,5 +110,16 @@ template <> constexpr const char *cuda_type_name<tl::half>() { return "tl::half"
 template <> constexpr const char *cuda_type_name<tl::bfloat16>() { return "tl::bfloat16"; }
 template <> constexpr const char *cuda_type_name<tl::float8_e4m3>() { return "tl::float8_e4m3"; }
 template <> constexpr const char *cuda_type_name<tl::float8_e5m2>() { return "tl::float8_e5m2"; }
+
+/// Whether a tile of T combined with a scalar of type S keeps the type T (tl/promotion.h, rule
+/// 0): kernels over a type parameter assert it where the rule depends on the parameter, since
+/// their CUDA spells the result T. Mirrored for device code in tilec/device/common/types.cuh.
+template <class X>
+inline constexpr int promotion_kind = std::is_same_v<X, bool> ? 0 : std::is_integral_v<X> ? 1 : 2;
+template <class T, class S>
+inline constexpr bool scalar_keeps_tile_type =
+    !std::is_same_v<T, tl::float8_e4m3> && !std::is_same_v<T, tl::float8_e5m2> &&
+    promotion_kind<S> <= promotion_kind<T> &&
+    !(promotion_kind<T> == 1 && promotion_kind<S> == 1 && sizeof(S) == 8 && sizeof(T) < 8);
 
 } // namespace tilec

@@ -5,8 +5,13 @@
 //  0. Tile with scalar. Types have a kind: bool < integer < floating. A scalar whose kind is
 //     not higher than the tile's does not take part: the result has the tile's type
 //        tile<half> + 1.5f       -> tile<half>
-//        tile<int32> + int64_t   -> tile<int32>    (the scalar is converted to int32)
 //        tile<uint32> + -1       -> tile<uint32>
+//        tile<int8> + 1          -> tile<int8>
+//     except a 64-bit integer scalar with a narrower integer tile, which promotes by rule 5
+//     (Triton weakens only literals; an int64 scalar is a kernel argument or a widened
+//     program id there, and an offset tile built on it must not wrap at 2^31):
+//        tile<int32> + int64_t   -> tile<int64>
+//        tile<int32> + size_t    -> tile<uint64>
 //     A scalar of a higher kind promotes by the rules below as if it were a tile:
 //        tile<int32> * 0.5f      -> tile<float>
 //        tile<int32> * 0.5       -> tile<double>   (a C++ double is fp64: write 0.5f)
@@ -101,7 +106,9 @@ template <class X, class Y, bool DivMod = false> constexpr auto promote_tag() {
   if constexpr (x_tile != y_tile) {
     using S = std::conditional_t<x_tile, B, A>; // the scalar
     using T = std::conditional_t<x_tile, A, B>; // the tile's element
-    if constexpr (kind_of<S>() <= kind_of<T>()) {
+    constexpr bool wide_int = kind_of<S>() == kind::integral && kind_of<T>() == kind::integral &&
+                              int_bits<S>() == 64 && int_bits<T>() < 64;
+    if constexpr (kind_of<S>() <= kind_of<T>() && !wide_int) {
       if constexpr ((DivMod && is_half_like_v<T>) || is_fp8_v<T>)
         return type_is<float>{};
       else

@@ -114,4 +114,14 @@ template <class T> struct arith {
 template <class A, class B>
 using promote_t = typename promote<typename arith<A>::type, typename arith<B>::type>::type;
 
+/// Whether a tile of T combined with a scalar of type S keeps the type T (the interpreter's
+/// rule 0): a scalar of a higher kind (bool < integer < floating), a 64-bit integer with a
+/// narrower integer tile, and any scalar with a fp8 tile change it. Kernels over a type
+/// parameter assert it where the generated code spells the result T.
+template <class T, class S>
+inline constexpr bool scalar_keeps_tile_type =
+    !is_fp8_v<T> && type_rank<S>::kind <= type_rank<T>::kind &&
+    !(type_rank<T>::kind == 1 && type_rank<S>::kind == 1 && type_rank<S>::bits == 64 &&
+      type_rank<T>::bits < 64);
+
 } // namespace tilec
