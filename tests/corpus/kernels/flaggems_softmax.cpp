@@ -134,13 +134,13 @@ TILEC_KERNEL void softmax_kernel_inner(TO *output_ptr, const TI *input_ptr, [[ma
       auto n_offsets = (previous_multiple - start_n) + tl::arange<0, TILE_N>();
       auto mask = n_offsets < N;
       auto inp = tl::load(input_ptr + n_offsets, mask, -INFINITY, tl::evict_first);
-      auto o = tl::exp(inp - m_final) / z_sum;
+      auto o = tl::exp(tl::cast<float>(inp) - m_final) / z_sum;
       tl::store(output_ptr + n_offsets, o, mask);
     }
     for (int start_n = TILE_N; start_n < N; start_n += TILE_N) {
       auto n_offsets = (previous_multiple - start_n) + tl::arange<0, TILE_N>();
       auto inp = tl::load(input_ptr + n_offsets, tl::evict_first);
-      auto o = tl::exp(inp - m_final) / z_sum;
+      auto o = tl::exp(tl::cast<float>(inp) - m_final) / z_sum;
       tl::store(output_ptr + n_offsets, o);
     }
   }

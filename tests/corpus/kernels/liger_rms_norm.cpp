@@ -29,9 +29,10 @@ TILEC_KERNEL void rms_norm_forward_kernel(T *Y_ptr, int Y_row_stride, const T *X
   float rstd = tl::rsqrt(mean_square + eps);
   tl::store(rstd_base, rstd);
 
-  // llama: the weight multiplies in the input's type
+  // llama: the normalized row is rounded to the input's type; `offset` is a float argument,
+  // which promotes the weight (and so the product) to float in Triton
   auto X_norm = tl::cast<T>(X_f32 * rstd);
-  auto Y_row = X_norm * (offset + W_row);
+  auto Y_row = X_norm * (offset + tl::cast<float>(W_row));
   tl::store(y_base + col_offsets, Y_row, mask);
 }
 
@@ -49,8 +50,8 @@ TILEC_KERNEL void rms_norm_backward_kernel(const T *dY_ptr, int dY_row_stride, T
   auto mask = col_offsets < n_cols;
 
   auto dW_row = tl::zeros<float, BLOCK_SIZE>();
-  auto W_row = tl::load(W_ptr + col_offsets, mask, 0.0f);
-  W_row = W_row + offset;
+  // the float argument promotes the weight to float, as in the original
+  auto W_row = tl::cast<float>(tl::load(W_ptr + col_offsets, mask, 0.0f)) + offset;
 
   for (int64_t row_idx = row_start; row_idx < row_end; row_idx += 1) {
     auto dY_row = tl::load(dY_ptr + row_idx * dY_row_stride + col_offsets, mask, 0.0f);
@@ -58,8 +59,8 @@ TILEC_KERNEL void rms_norm_backward_kernel(const T *dY_ptr, int dY_row_stride, T
     float rstd_row = tl::load(RSTD_ptr + row_idx * RSTD_row_stride);
     auto X_f32 = tl::cast<float>(X_row);
 
-    // llama: dY * W in the input's type
-    auto m = tl::cast<float>(dY_row * W_row);
+    // llama: dY * W, in float since W is
+    auto m = dY_row * W_row;
     auto dX_row = rstd_row * m;
     dX_row += rstd_row * (-(1.0f / n_cols) * rstd_row * rstd_row * tl::sum(m * X_f32) * X_f32);
     dW_row += dY_row * tl::cast<T>(X_f32 * rstd_row);

@@ -154,7 +154,8 @@ TILEC_KERNEL void _selective_scan_update_kernel(
     float A = tl::cast<float>(tl::load(A_ptr));
     float dA = tl::exp(A * dt); // one value for the head
     auto dB = B * dt;           // [dstate]
-    new_state = state * dA + dB * tl::expand_dims<1>(x);
+    // dA is a float value (a tensor in the original), which promotes the state to float
+    new_state = tl::cast<float>(state) * dA + dB * tl::expand_dims<1>(x);
   }
   tl::store(state_ptrs, new_state,
             (tl::expand_dims<1>(offs_m) < dim) & (tl::expand_dims<0>(offs_n) < dstate));
