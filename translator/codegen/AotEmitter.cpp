@@ -55,7 +55,7 @@ std::string parseAotSpec(const std::string &text, AotSpec &out) {
 
 std::vector<unsigned> aotDiv16Masks(const Kernel &k) {
   unsigned pointers = 0, all = 0;
-  for (size_t i = 0; i < k.params.size(); ++i) {
+  for (size_t i = 0; i < k.params.size() && hasDiv16Bit(i); ++i) {
     if (k.params[i].type.pointer)
       pointers |= 1u << i;
     if (k.params[i].canCarryDiv16())

@@ -5,6 +5,7 @@
 // The declaration's hooks are copied next to it, in the header's namespace.
 #include "codegen/Codegen.h"
 #include "codegen/LauncherNames.h"
+#include "ir/SpecFacts.h"
 
 #include <set>
 #include <sstream>
@@ -162,7 +163,7 @@ void Emitter::emitLauncher() {
   os_ << "  static tilec::Autotuner " << n.tuner << "(" << ns_ << "::source, " << ns_
       << "::" << name << "_tuning());\n";
   os_ << "  const uint32_t " << n.div16 << " = tilec::div16_mask(";
-  for (size_t i = 0; i < k_.params.size(); ++i)
+  for (size_t i = 0; i < k_.params.size() && hasDiv16Bit(i); ++i)
     os_ << (i ? ", " : "") << k_.params[i].name;
   os_ << ");\n";
 

@@ -391,8 +391,12 @@ std::string KernelEmitter::run() {
     usesFacts += " " + l.maxVec.str();
   for (size_t i = 0; i < k_.params.size(); ++i) {
     std::string fact = div16FactName(k_.params[i]);
-    if (usesFacts.find(fact) != std::string::npos)
+    if (usesFacts.find(fact) == std::string::npos)
+      continue;
+    if (hasDiv16Bit(i))
       os << "  constexpr bool " << fact << " = (DIV16 >> " << i << ") & 1u;\n";
+    else
+      os << "  constexpr bool " << fact << " = false; // no DIV16 bit past the 29th argument\n";
   }
   for (const SpecFact &f : usedSpecFacts(k_))
     os << "  constexpr bool " << f.name << " = (DIV16 >> " << f.bit << ") & 1u; // "

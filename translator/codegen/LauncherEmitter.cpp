@@ -280,7 +280,7 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
        << n.options << ".num_stages);\n";
     os << tmaMapEncoding(*k, n.maps, n.mapsLive, "  ");
     os << "  " << n.key << ".push(tilec::div16_mask(";
-    for (size_t i = 0; i < k->params.size(); ++i)
+    for (size_t i = 0; i < k->params.size() && hasDiv16Bit(i); ++i)
       os << (i ? ", " : "") << k->params[i].name;
     os << ")" << specFactTerms(*k, n, n.grid) << ");\n";
     os << persistentSetup(*k, n, n.grid, "  ");

@@ -151,8 +151,6 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
     op->attrs.push_back(SymExpr(int64_t(k_.params.size() - 1)));
     vars_[p] = op->result;
   }
-  if (k_.params.size() > 32)
-    error(fd->getLocation(), "kernels take at most 32 parameters");
   lowerStmt(fd->getBody());
   if (!failed_)
     checkTileShapes();

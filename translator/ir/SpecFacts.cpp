@@ -1,5 +1,6 @@
 #include "ir/SpecFacts.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace tilec {
@@ -30,7 +31,7 @@ int oneFactBit(const Kernel &k, size_t i) {
     return -1;
   // Only integer arguments have one, numbered among themselves: a kernel with many pointers
   // (vLLM's fused MoE: 7 before its 11 integers) keeps room for its strides' facts.
-  size_t bit = k.params.size();
+  size_t bit = std::min(k.params.size(), kDiv16ArgBits);
   for (size_t j = 0; j < i; ++j)
     bit += integer(j) ? 1 : 0;
   return bit < 29 ? int(bit) : -1;
@@ -49,7 +50,7 @@ std::string mapsFactName() { return "all_maps_encoded"; }
 int mapsFactBit(const Kernel &k) {
   bool maps = false;
   walk(k, [&](const Op &op) { maps |= op.kind == OpKind::TmaMap; });
-  return maps && k.params.size() <= 29 ? 29 : -1;
+  return maps ? 29 : -1;
 }
 
 std::string gridFactName(int axis) { return std::string("grid_") + "xyz"[axis] + "_is_1"; }

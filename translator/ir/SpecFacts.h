@@ -3,8 +3,8 @@
 // specialization key (the same `unsigned DIV16` template argument, past the arguments' bits).
 //
 //   K_is_1            an integer argument equals 1 (Triton compiles a kernel again for such an
-//                     argument); bit params.size() + j for the j-th integer argument, where
-//                     that is below 29
+//                     argument); bit min(params.size(), 29) + j for the j-th integer
+//                     argument, where that is below 29
 //   all_maps_encoded  the launcher encoded every tensor map of the kernel (and, for a
 //                     warp-specialized kernel, allowed the producer warpgroup), so the
 //                     copy engine's path is the only one compiled (bit 29)
@@ -23,6 +23,11 @@
 #include <vector>
 
 namespace tilec {
+
+/// Arguments with a DIV16 bit of their own (bit i for argument i): the first 29. Later ones
+/// never carry the fact (a kernel may take more arguments; Mamba's state update takes 45).
+constexpr size_t kDiv16ArgBits = 29;
+inline bool hasDiv16Bit(size_t i) { return i < kDiv16ArgBits; }
 
 /// The constexpr bool in generated code that says integer argument `p` equals 1.
 std::string oneFactName(const KernelParam &p);

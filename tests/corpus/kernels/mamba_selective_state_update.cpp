@@ -19,11 +19,10 @@
 // the optional inputs (dt_bias_ptrs, D_ptrs, z_ptrs) are made in the branches that load them
 // (Python's scoping lets the original make them in earlier if-blocks; made unconditionally,
 // they would offset a null pointer). The original has 45
-// arguments, 29 of them strides; tilec kernels take at most 32, so the strides come in one
-// int array (`strides`, in the original's order) that the kernel reads first.
-// Under tilec's promotion rule (a tile combined with a scalar keeps the tile's type), with
-// TIE_HDIM `state * dA` multiplies in the state's type (dA rounded to it) where Triton
-// multiplies in float: the same for a float state, not for a bfloat16 or half one.
+// arguments, 29 of them strides; the strides come in one int array (`strides`, in the
+// original's order) that the kernel reads first, which keeps the launch short.
+// With TIE_HDIM `state * dA` multiplies in float, as in Triton, where dA is a tensor: the
+// state is cast first (tilec keeps a tile's type with any float scalar).
 #include <tilec/tl.h>
 
 TILEC_FUNC auto softplus(auto dt) { return tl::log(tl::exp(dt) + 1); }
