@@ -133,6 +133,57 @@ static bool isComparison(const std::string &op) {
   return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=";
 }
 
+/// Whether an op (or one nested in it) reads or writes memory, or prints: what C++ would not
+/// do for the arm of a ?: that it does not take.
+static bool hasEffects(const Op &op) {
+  switch (op.kind) {
+  case OpKind::Load:
+  case OpKind::Store:
+  case OpKind::Atomic:
+  case OpKind::Print:
+  case OpKind::Assert:
+    return true;
+  default:
+    break;
+  }
+  for (const auto &r : op.regions)
+    for (const auto &inner : r->ops)
+      if (hasEffects(*inner))
+        return true;
+  return false;
+}
+
+Value *Lowerer::selectTiles(Value *c, Value *a, Value *b, const Op *beforeArms,
+                            const ConditionalOperator *co) {
+  // Both arms are computed and one is selected: right when neither touches memory, which C++
+  // would not do for the arm it skips (a load through the null pointer of an absent bias).
+  const auto &ops = k_.current().ops;
+  auto arm = ops.begin();
+  if (beforeArms)
+    arm = std::find_if(ops.begin(), ops.end(), [&](const auto &o) { return o.get() == beforeArms; }) + 1;
+  for (; arm != ops.end(); ++arm)
+    if (hasEffects(**arm)) {
+      error(co, "'?:' on tiles computes both sides on the GPU, and this one reads or writes "
+                "memory; assign a variable in an if/else (or if constexpr) instead");
+      return nullptr;
+    }
+  if (a->type.pointer || b->type.pointer) {
+    error(co, "'?:' on tiles of pointers is not supported; select the offsets instead");
+    return nullptr;
+  }
+  if (!broadcastPair(a, b, co))
+    return nullptr;
+  Type t = a->type.isTile() ? a->type : b->type;
+  t.elem = a->type.isTile() && b->type.isTile() ? promoteTiles(a->type.elem, b->type.elem)
+           : a->type.isTile()                   ? tileWithScalar(a->type.elem, b->type.elem, co)
+                                                : tileWithScalar(b->type.elem, a->type.elem, co);
+  a = castTo(a, t.elem, co);
+  b = castTo(b, t.elem, co);
+  if (!a || !b)
+    return nullptr;
+  return emit(OpKind::Select, {c, a, b}, t, co)->result;
+}
+
 ElemType Lowerer::tileWithScalar(const ElemType &tile, const ElemType &scalar, const Expr *at) {
   if (tileScalarRuleDependent(tile, scalar)) {
     std::string cond =
@@ -602,14 +653,18 @@ Value *Lowerer::lowerExprNode(const Expr *e) {
   }
   if (auto *co = dyn_cast<ConditionalOperator>(e)) {
     Value *c = lowerExpr(co->getCond());
+    // The arms' ops follow this one (tileWithScalar may insert an assert before it).
+    const Op *beforeArms = k_.current().ops.empty() ? nullptr : k_.current().ops.back().get();
     Value *a = lowerExpr(co->getTrueExpr());
     Value *b = lowerExpr(co->getFalseExpr());
     if (!c || !a || !b)
       return nullptr;
-    if (c->type.isTile() || a->type.isTile() || b->type.isTile()) {
-      error(e, "'?:' needs scalar operands; use tl::where for tiles");
+    if (c->type.isTile()) {
+      error(co->getCond(), "'?:' needs a scalar condition; use tl::where to select per element");
       return nullptr;
     }
+    if (a->type.isTile() || b->type.isTile())
+      return selectTiles(c, a, b, beforeArms, co);
     if (a->type.pointer != b->type.pointer ||
         (a->type.pointer && !(a->type.elem == b->type.elem))) {
       error(e, "'?:' needs two values, or two pointers to the same type");

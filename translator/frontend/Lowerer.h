@@ -105,6 +105,10 @@ public:
   /// parameter makes the rule depend on the instantiation, the tile's type, and a static_assert
   /// (once per kernel and pair of types) that refuses instantiations where it is not.
   ElemType tileWithScalar(const ElemType &tile, const ElemType &scalar, const clang::Expr *at);
+  /// `c ? a : b` with a scalar condition and tile arms (lowered after `beforeArms`): a select
+  /// of the two, or an error when an arm has effects that C++ would skip.
+  Value *selectTiles(Value *c, Value *a, Value *b, const Op *beforeArms,
+                     const clang::ConditionalOperator *co);
   Value *unary(const std::string &opcode, Value *a, const clang::Expr *at);
   /// Made of constants and template parameters only, so that the C++ compiler folds it.
   static bool isFoldable(const Value *v);
