@@ -43,8 +43,25 @@ void Lowerer::lowerStmtNode(const Stmt *s) {
       if (!checkVarDecl(vd, VarRole::Local))
         continue;
       if (!vd->hasInit()) {
-        error(vd->getLocation(),
-              "variable '" + vd->getNameAsString() + "' must be initialized where it is declared");
+        // `float m; if constexpr (C) m = ...; else m = ...;` (an original's name set in each
+        // branch): a scalar starts as 0 (reading it before an assignment would be undefined
+        // in C++, so 0 is one meaning), and the branches' assignments carry it as usual.
+        QualType declared = vd->getType();
+        bool scalar = declared->getAs<TemplateTypeParmType>() != nullptr ||
+                      (!declared->isDependentType() && declared->isArithmeticType());
+        std::optional<ElemType> t =
+            scalar ? mapElemType(declared, vd->getLocation()) : std::nullopt;
+        if (!t) {
+          if (!scalar)
+            error(vd->getLocation(), "variable '" + vd->getNameAsString() +
+                                         "' must be initialized where it is declared (only "
+                                         "scalars may be declared first and assigned later)");
+          continue;
+        }
+        Value *zero = castTo(constant(SymExpr(0), ElemType::known(ScalarKind::I32), nullptr), *t,
+                             nullptr);
+        nameValue(zero, vd->getNameAsString());
+        vars_[vd] = zero;
         continue;
       }
       if (bindDescriptor(vd) || bindBlockPtr(vd) || bindPair(vd))
