@@ -217,6 +217,15 @@ static_assert(tilec::scalar_keeps_tile_type<int64_t, int>);
 static_assert(!tilec::scalar_keeps_tile_type<int, int64_t>);
 static_assert(!tilec::scalar_keeps_tile_type<int, float>);
 static_assert(!tilec::scalar_keeps_tile_type<bool, int>);
+// `/` of 16-bit float tiles computes in float; narrow scalars widen as C++'s do.
+static_assert(tilec::is_same_v<tilec::div_t<tl::half>, float>);
+static_assert(tilec::is_same_v<tilec::div_t<tl::bfloat16>, float>);
+static_assert(tilec::is_same_v<tilec::div_t<int8_t>, int8_t>);
+static_assert(tilec::is_same_v<tilec::widen_t<tl::half>, float>);
+static_assert(tilec::is_same_v<tilec::widen_t<int8_t>, int>);
+static_assert(tilec::is_same_v<tilec::widen_t<bool>, int>);
+static_assert(tilec::is_same_v<tilec::widen_t<int64_t>, int64_t>);
+static_assert(tilec::is_same_v<tilec::widen_t<double>, double>);
 
 // `%` of a template element type (tilec::mod): integers and every float type.
 __global__ void mod_of_every_type(int *i, float *f, double *d, tl::half *h, tl::bfloat16 *b) {

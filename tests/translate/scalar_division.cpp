@@ -32,7 +32,9 @@ TILEC_KERNEL void scalar_division(const float* x, float* out, double* out_d, T* 
 // IR:       :ratio = binary "/"
 // IR:       :per_program = binary "/"
 // IR:       :t = cast %{{[0-9]+}}:total : T
-// IR:       = binary "fdiv" %{{[0-9]+}}:t, %{{[0-9]+}}:two : T
+// T scalars compute as C++ computes them: widened (half / half is float, in the interpreter
+// too), which the device resolves where T is known.
+// IR:       = binary "fdiv" %{{[0-9]+}}, %{{[0-9]+}} : tilec::widen_t<T>
 // A functional cast to T (`T(total)`) is a cast too.
 // IR:       = cast %{{[0-9]+}}:total : T
 
@@ -42,4 +44,4 @@ TILEC_KERNEL void scalar_division(const float* x, float* out, double* out_d, T* 
 // CU:       const double ratio = (scale / tilec::cast<double>(n));
 // CU:       const int per_program = (n / BLOCK);
 // CU:       const T t = tilec::cast<T>(total);
-// CU:       const T generic = (tilec::fdiv(t, two) + tilec::fdiv(tilec::cast<T>(total), tilec::cast<T>(4)));
+// CU:       const T generic = tilec::cast<T>((tilec::fdiv(tilec::cast<tilec::widen_t<T>>(t), tilec::cast<tilec::widen_t<T>>(two)) + tilec::fdiv(

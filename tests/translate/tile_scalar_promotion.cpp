@@ -26,6 +26,17 @@ TILEC_KERNEL void scale(const T *x, T *out, float s, int n) {
   }
 }
 
+// `/` of tiles over a type parameter computes in tilec::div_t<T> (float for half and bfloat16,
+// as the interpreter does), and T scalars in tilec::widen_t<T> (C++'s conversions).
+template <class T, int BLOCK>
+TILEC_KERNEL void divide(const T *x, const T *y, T *out, T a, T b, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto q = tl::load(x + offs, mask, 1) / tl::load(y + offs, mask, 1);
+  T ab = a * b;
+  tl::store(out + offs, q + ab, mask);
+}
+
 // IR-LABEL: kernel @wide_offsets
 // IR:       :offs = binary "+" %{{[0-9]+}}, %{{[0-9]+}} : tile<int64_t, BLOCK>
 // IR-LABEL: kernel @scale
@@ -45,6 +56,10 @@ TILEC_KERNEL void scale(const T *x, T *out, float s, int n) {
 // H-LABEL: inline void scale(
 // H:       static_assert(tilec::scalar_keeps_tile_type<T, float>, "scale: line 23:
 // H-NEXT:  static_assert(tilec::scalar_keeps_tile_type<T, int>, "scale: line 25:
+
+// CU-LABEL: divide(
+// CU:       tilec::div_t<T> q[L0::ELEMS];
+// CU:       const T ab = tilec::cast<T>((tilec::cast<tilec::widen_t<T>>(a) * tilec::cast<tilec::widen_t<T>>(b)));
 
 // AOT:     scale<float, 128,
 // AOT:     scale<tl::half, 128,

@@ -97,6 +97,22 @@ TEST(Promotion, ScalarDoesNotWidenTile) {
   EXPECT_EQ(promoteTileScalar(k(S::U64), k(S::I64)), k(S::U64));
 }
 
+// `/` of tiles: 16-bit floats compute in float; a parameter's type is resolved on the device.
+TEST(Promotion, DivisionType) {
+  EXPECT_EQ(divType(k(S::F16)), k(S::F32));
+  EXPECT_EQ(divType(k(S::BF16)), k(S::F32));
+  EXPECT_EQ(divType(k(S::I8)), k(S::I8));
+  EXPECT_EQ(divType(ElemType::typeParam("T")).cuda(), "tilec::div_t<T>");
+  EXPECT_EQ(divType(promoteTiles(ElemType::typeParam("T"), k(S::F32))).cuda(),
+            "tilec::promote_t<T, float>");
+  // Scalars of a parameter's type widen as C++'s do, unless float or double wins anyway.
+  const ElemType T = ElemType::typeParam("T");
+  EXPECT_EQ(promoteScalars(T, T).cuda(), "tilec::widen_t<T>");
+  EXPECT_EQ(promoteScalars(promoteScalars(T, T), T).cuda(), "tilec::widen_t<T>");
+  EXPECT_EQ(promoteScalars(T, k(S::F32)).cuda(), "tilec::promote_t<T, float>");
+  EXPECT_EQ(promoteScalars(T, k(S::I8)).cuda(), "tilec::promote_t<tilec::widen_t<T>, int>");
+}
+
 // With a template parameter the rule depends on the instantiation unless the tile is floating
 // or the scalar is bool: the kernel asserts the tile's type then (tileWithScalar).
 TEST(Promotion, TileScalarRuleDependence) {

@@ -258,9 +258,10 @@ Value *Lowerer::binary(const std::string &opcode, Value *a, Value *b, const Expr
     t.elem = tileWithScalar(b->type.elem, a->type.elem, at);
   else
     t.elem = promoteScalars(a->type.elem, b->type.elem);
-  // The interpreter computes `/` and `%` of half and bfloat16 tiles in float (promotion.h).
-  if (divMod && t.elem.isKnown() && (t.elem.is(ScalarKind::F16) || t.elem.is(ScalarKind::BF16)))
-    t.elem = ElemType::known(ScalarKind::F32);
+  // The interpreter computes `/` and `%` of half and bfloat16 tiles in float (promotion.h);
+  // scalars were widened by promoteScalars already.
+  if (divMod && (a->type.isTile() || b->type.isTile()))
+    t.elem = divType(t.elem);
   bool shift = opcode == "<<" || opcode == ">>";
   if (shift && a->type.isScalar() && b->type.isScalar()) {
     // C++: a scalar shift has the (promoted) type of its left operand.

@@ -171,6 +171,14 @@ std::optional<ElemType> parseElem(std::string_view s) {
     t.rhs = std::make_shared<ElemType>(*b);
     return t;
   }
+  for (const char *fn : {"tilec::div_t<", "tilec::widen_t<"})
+    if (startsWith(s, fn) && s.back() == '>') {
+      const size_t open = std::string_view(fn).size();
+      auto inner = parseElem(s.substr(open, s.size() - open - 1));
+      if (!inner)
+        return std::nullopt;
+      return ElemType::typeParam(std::string(fn) + inner->cuda() + ">");
+    }
   for (char c : s)
     if (!(std::isalnum((unsigned char)c) || c == '_' || c == ':'))
       return std::nullopt;

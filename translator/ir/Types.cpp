@@ -167,9 +167,34 @@ ElemType promoteTiles(const ElemType &a, const ElemType &b) {
   return a.isSigned() ? b : a; // same width: unsigned wins
 }
 
+/// A type that depends on template parameters, resolved by the device library (`fn<t>`).
+static ElemType dependent(const std::string &fn, const ElemType &t) {
+  return ElemType::typeParam("tilec::" + fn + "<" + t.cuda() + ">");
+}
+
+ElemType divType(const ElemType &t) {
+  if (t.isKnown())
+    return t.is(ScalarKind::F16) || t.is(ScalarKind::BF16) ? ElemType::known(ScalarKind::F32) : t;
+  // A promotion with float or double is never 16-bit; the others may be.
+  return t.isFloat() ? t : dependent("div_t", t);
+}
+
 ElemType promoteScalars(const ElemType &a, const ElemType &b) {
-  if (!a.isKnown() || !b.isKnown())
-    return promoteWithParam(a, b);
+  if (!a.isKnown() || !b.isKnown()) {
+    // C++ widens a narrow scalar before it computes (half * half is float, int8 + int8 is int,
+    // in the interpreter too): unless the other operand is a float or double, which wins
+    // over any narrow type anyway, a parameter's type is widened where it is known.
+    auto wide = [](const ElemType &o) { return o.is(ScalarKind::F32) || o.is(ScalarKind::F64); };
+    auto widenDep = [](const ElemType &t) {
+      if (t.isKnown())
+        return t.bits() < 32 ? promoteScalars(t, t) : t;
+      const bool widened = t.form == ElemType::Form::Param && t.param.rfind("tilec::widen_t<", 0) == 0;
+      return t.isFloat() || widened ? t : dependent("widen_t", t);
+    };
+    if (wide(a) || wide(b))
+      return promoteWithParam(a, b);
+    return promoteWithParam(widenDep(a), widenDep(b));
+  }
   // C++: integers narrower than int become int first.
   auto widen = [](ElemType t) {
     if (t.isInteger() || t.kind == ScalarKind::Bool)

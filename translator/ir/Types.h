@@ -71,6 +71,9 @@ ElemType promoteScalars(const ElemType &a, const ElemType &b);
 /// bool tile with an integer, and a narrower int tile with a 64-bit integer (rule 0 of
 /// tl/promotion.h). With a template parameter on either side, the tile's type.
 ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar);
+/// The type `/` and `%` of tiles of type t compute in: float for half and bfloat16;
+/// `tilec::div_t<T>` where t depends on a template parameter that may be one of them.
+ElemType divType(const ElemType &t);
 /// Whether promoteTileScalar's answer for these types depends on how a template parameter is
 /// instantiated (a T tile with a float scalar is float when T is an integer type); the kernel
 /// then asserts that its instantiation keeps the tile's type (tilec::scalar_keeps_tile_type).

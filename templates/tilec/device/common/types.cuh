@@ -114,6 +114,29 @@ template <class T> struct arith {
 template <class A, class B>
 using promote_t = typename promote<typename arith<A>::type, typename arith<B>::type>::type;
 
+/// The type `/` and `%` of tiles compute in: float for half and bfloat16 (the interpreter's
+/// rules 3 and 4), else T. Generated code spells it where T is a template parameter.
+template <class T> struct div_type {
+  using type = T;
+};
+template <> struct div_type<__half> {
+  using type = float;
+};
+template <> struct div_type<__nv_bfloat16> {
+  using type = float;
+};
+template <class T> using div_t = typename div_type<T>::type;
+
+/// The type a scalar of type T computes in (C++'s usual conversions, as the interpreter's
+/// scalars follow them): int for the narrow integers and bool, float for the 16- and 8-bit
+/// floats, else T.
+template <class T> struct widen_type {
+  using type = typename pick<(type_rank<T>::kind < 2 && type_rank<T>::bits < 32), int,
+                             typename pick<(type_rank<T>::kind == 2 && type_rank<T>::bits < 32),
+                                           float, T>::type>::type;
+};
+template <class T> using widen_t = typename widen_type<T>::type;
+
 /// Whether a tile of T combined with a scalar of type S keeps the type T (the interpreter's
 /// rule 0): a scalar of a higher kind (bool < integer < floating), a 64-bit integer with a
 /// narrower integer tile, and any scalar with a fp8 tile change it. Kernels over a type
