@@ -156,6 +156,28 @@ void analyzeOnce(Kernel &k) {
       for (Value *a : r->args)
         if (a->type.isScalar())
           a->info.constancy = kAll;
+    // A branch's results: what holds in both arms, or in the arm an `if constexpr` takes in
+    // each specialization (Unsloth's `dX = dY` for in-place gradients keeps dY's alignment).
+    // The arms are analyzed after this op: the second pass sees them.
+    if (op.kind == OpKind::If && op.regions.size() == 2) {
+      const Region &thenArm = *op.regions[0], &elseArm = *op.regions[1];
+      for (size_t j = 0; j < op.results.size(); ++j) {
+        if (j >= thenArm.yields.size() || j >= elseArm.yields.size())
+          break;
+        const AxisInfo &a = thenArm.yields[j]->info, &b = elseArm.yields[j]->info;
+        AxisInfo r;
+        if (!op.constexprCond.empty()) {
+          r.contiguity = symSelect(op.constexprCond, a.contiguity, b.contiguity);
+          r.divisibility = symSelect(op.constexprCond, a.divisibility, b.divisibility);
+          r.constancy = symSelect(op.constexprCond, a.constancy, b.constancy);
+        } else {
+          r.contiguity = symMin(a.contiguity, b.contiguity);
+          r.divisibility = symGcd(a.divisibility, b.divisibility);
+          r.constancy = symMin(a.constancy, b.constancy);
+        }
+        op.results[j]->info = r;
+      }
+    }
     for (Value *res : op.results)
       if (res->type.isScalar())
         res->info.constancy = kAll;
