@@ -39,6 +39,17 @@ def median_ms_restored(fn, restore, warmup=10, reps=50):
     return ms[len(ms) // 2]
 
 
+def report_gbs(prefix, name, nbytes, note, fn, restore=None, provider="triton"):
+    """Times fn (after restore() each launch, when given) and emits "<prefix> <name>" in GB/s."""
+    ms = median_ms_restored(fn, restore) if restore else median_ms(fn)
+    emit(prefix + " " + name, provider, ms, "GB/s", nbytes / (ms * 1e6), note)
+
+
+def uniform(shape, lo=-1.0, hi=1.0, dtype=torch.bfloat16):
+    """Inputs uniform in [lo, hi), as the tilec benchmarks draw theirs."""
+    return (torch.rand(shape, device="cuda") * (hi - lo) + lo).to(dtype)
+
+
 def require_gpu():
     if not torch.cuda.is_available():
         print("SKIPPED: no GPU (torch.cuda.is_available() is false)", file=sys.stderr)

@@ -27,7 +27,7 @@ import triton
 import triton.language as tl
 from triton.language.extra import libdevice
 
-from common import emit, median_ms, median_ms_restored, require_gpu
+from common import emit, median_ms, report_gbs, require_gpu, uniform
 
 ROWS = 4096
 LOG2_E = tl.constexpr(1.4426950408889634)
@@ -385,12 +385,7 @@ def argmax_kernel(inp, out_index, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.co
 
 
 def report(name, nbytes, note, fn, restore=None):
-    ms = median_ms_restored(fn, restore) if restore else median_ms(fn)
-    emit("corpus " + name, "triton", ms, "GB/s", nbytes / (ms * 1e6), note)
-
-
-def uniform(shape, lo=-1.0, hi=1.0, dtype=torch.bfloat16):
-    return (torch.rand(shape, device="cuda") * (hi - lo) + lo).to(dtype)
+    report_gbs("corpus", name, nbytes, note, fn, restore)
 
 
 def bench_rms_norm(cols, sms):

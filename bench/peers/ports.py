@@ -23,7 +23,7 @@ import ports_liger as liger
 import ports_mamba as mamba
 import ports_tutorials as tutorials
 import ports_unsloth as unsloth
-from common import emit, median_ms, median_ms_restored, require_gpu
+from common import report_gbs, require_gpu, uniform
 from ports_check import check
 
 ROWS = 4096
@@ -31,12 +31,7 @@ VOCAB = 32000
 
 
 def report(name, nbytes, note, fn, restore=None, provider="triton"):
-    ms = median_ms_restored(fn, restore) if restore else median_ms(fn)
-    emit("ports " + name, provider, ms, "GB/s", nbytes / (ms * 1e6), note)
-
-
-def uniform(shape, lo=-1.0, hi=1.0, dtype=torch.bfloat16):
-    return (torch.rand(shape, device="cuda") * (hi - lo) + lo).to(dtype)
+    report_gbs("ports", name, nbytes, note, fn, restore, provider)
 
 
 def rows_x(cols):

@@ -218,9 +218,9 @@ static_assert(!tilec::scalar_keeps_tile_type<int, int64_t>);
 static_assert(!tilec::scalar_keeps_tile_type<int, float>);
 static_assert(!tilec::scalar_keeps_tile_type<bool, int>);
 // `/` of 16-bit float tiles computes in float; narrow scalars widen as C++'s do.
-static_assert(tilec::is_same_v<tilec::div_t<tl::half>, float>);
-static_assert(tilec::is_same_v<tilec::div_t<tl::bfloat16>, float>);
-static_assert(tilec::is_same_v<tilec::div_t<int8_t>, int8_t>);
+static_assert(tilec::is_same_v<tilec::quotient_t<tl::half>, float>);
+static_assert(tilec::is_same_v<tilec::quotient_t<tl::bfloat16>, float>);
+static_assert(tilec::is_same_v<tilec::quotient_t<int8_t>, int8_t>);
 static_assert(tilec::is_same_v<tilec::widen_t<tl::half>, float>);
 static_assert(tilec::is_same_v<tilec::widen_t<int8_t>, int>);
 static_assert(tilec::is_same_v<tilec::widen_t<bool>, int>);

@@ -26,7 +26,7 @@ TILEC_KERNEL void scale(const T *x, T *out, float s, int n) {
   }
 }
 
-// `/` of tiles over a type parameter computes in tilec::div_t<T> (float for half and bfloat16,
+// `/` of tiles over a type parameter computes in tilec::quotient_t<T> (float for half and bfloat16,
 // as the interpreter does), and T scalars in tilec::widen_t<T> (C++'s conversions).
 template <class T, int BLOCK>
 TILEC_KERNEL void divide(const T *x, const T *y, T *out, T a, T b, int n) {
@@ -58,7 +58,7 @@ TILEC_KERNEL void divide(const T *x, const T *y, T *out, T a, T b, int n) {
 // H-NEXT:  static_assert(tilec::scalar_keeps_tile_type<T, int>, "scale: line 25:
 
 // CU-LABEL: divide(
-// CU:       tilec::div_t<T> q[L0::ELEMS];
+// CU:       tilec::quotient_t<T> q[L0::ELEMS];
 // CU:       const T ab = tilec::cast<T>((tilec::cast<tilec::widen_t<T>>(a) * tilec::cast<tilec::widen_t<T>>(b)));
 
 // AOT:     scale<float, 128,

@@ -102,7 +102,7 @@ TEST(Promotion, DivisionType) {
   EXPECT_EQ(divType(k(S::F16)), k(S::F32));
   EXPECT_EQ(divType(k(S::BF16)), k(S::F32));
   EXPECT_EQ(divType(k(S::I8)), k(S::I8));
-  EXPECT_EQ(divType(ElemType::typeParam("T")).cuda(), "tilec::div_t<T>");
+  EXPECT_EQ(divType(ElemType::typeParam("T")).cuda(), "tilec::quotient_t<T>");
   EXPECT_EQ(divType(promoteTiles(ElemType::typeParam("T"), k(S::F32))).cuda(),
             "tilec::promote_t<T, float>");
   // Scalars of a parameter's type widen as C++'s do, unless float or double wins anyway.

@@ -171,7 +171,7 @@ std::optional<ElemType> parseElem(std::string_view s) {
     t.rhs = std::make_shared<ElemType>(*b);
     return t;
   }
-  for (const char *fn : {"tilec::div_t<", "tilec::widen_t<"})
+  for (const char *fn : {"tilec::quotient_t<", "tilec::widen_t<"})
     if (startsWith(s, fn) && s.back() == '>') {
       const size_t open = std::string_view(fn).size();
       auto inner = parseElem(s.substr(open, s.size() - open - 1));

@@ -176,7 +176,7 @@ ElemType divType(const ElemType &t) {
   if (t.isKnown())
     return t.is(ScalarKind::F16) || t.is(ScalarKind::BF16) ? ElemType::known(ScalarKind::F32) : t;
   // A promotion with float or double is never 16-bit; the others may be.
-  return t.isFloat() ? t : dependent("div_t", t);
+  return t.isFloat() ? t : dependent("quotient_t", t);
 }
 
 ElemType promoteScalars(const ElemType &a, const ElemType &b) {

@@ -72,7 +72,7 @@ ElemType promoteScalars(const ElemType &a, const ElemType &b);
 /// tl/promotion.h). With a template parameter on either side, the tile's type.
 ElemType promoteTileScalar(const ElemType &tile, const ElemType &scalar);
 /// The type `/` and `%` of tiles of type t compute in: float for half and bfloat16;
-/// `tilec::div_t<T>` where t depends on a template parameter that may be one of them.
+/// `tilec::quotient_t<T>` where t depends on a template parameter that may be one of them.
 ElemType divType(const ElemType &t);
 /// Whether promoteTileScalar's answer for these types depends on how a template parameter is
 /// instantiated (a T tile with a float scalar is float when T is an integer type); the kernel

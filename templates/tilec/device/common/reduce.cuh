@@ -103,19 +103,10 @@ template <class T> struct ArgCandidate {
   int index;
 };
 
-/// The type a thread's arg reduction carries values in: float for half and bfloat16, each
-/// element converted once as it is read rather than the running winner at every comparison.
-/// The winner converts back exactly.
-template <class T> struct ArgValue {
-  using type = T;
-};
-template <> struct ArgValue<__half> {
-  using type = float;
-};
-template <> struct ArgValue<__nv_bfloat16> {
-  using type = float;
-};
-template <class T> using arg_value_t = typename ArgValue<T>::type;
+/// The type a thread's arg reduction carries values in: float for half and bfloat16 (as `/`
+/// computes, quotient_t), each element converted once as it is read rather than the running
+/// winner at every comparison. The winner converts back exactly.
+template <class T> using arg_value_t = quotient_t<T>;
 template <class T> __device__ inline arg_value_t<T> arg_value(T x) {
   if constexpr (is_16bit_float_v<T>)
     return to_float(x);

@@ -115,17 +115,18 @@ template <class A, class B>
 using promote_t = typename promote<typename arith<A>::type, typename arith<B>::type>::type;
 
 /// The type `/` and `%` of tiles compute in: float for half and bfloat16 (the interpreter's
-/// rules 3 and 4), else T. Generated code spells it where T is a template parameter.
-template <class T> struct div_type {
+/// rules 3 and 4), else T. Generated code spells it where T is a template parameter (not
+/// `div_t`, which C's <stdlib.h> declares).
+template <class T> struct quotient_type {
   using type = T;
 };
-template <> struct div_type<__half> {
+template <> struct quotient_type<__half> {
   using type = float;
 };
-template <> struct div_type<__nv_bfloat16> {
+template <> struct quotient_type<__nv_bfloat16> {
   using type = float;
 };
-template <class T> using div_t = typename div_type<T>::type;
+template <class T> using quotient_t = typename quotient_type<T>::type;
 
 /// The type a scalar of type T computes in (C++'s usual conversions, as the interpreter's
 /// scalars follow them): int for the narrow integers and bool, float for the 16- and 8-bit
