@@ -198,6 +198,16 @@ template <Evict E, Cache C, int B> __device__ inline void store_bytes(void *dst,
   }
 }
 
+/// B bytes stored with no cache qualifier, as one instruction. NVVM splits a plain C++ store
+/// of a 16-byte vector into four scalar stores when its address is a pointer plus a 64-bit
+/// row offset plus a 64-bit column (`p + row * n + col`), even through float4 and with the
+/// alignment asserted; the instruction written out is never split.
+template <int B> __device__ inline void store_bytes_plain(void *dst, const void *src) {
+  static_assert(B == 1 || B == 2 || B == 4 || B == 8 || B == 16,
+                "an access moves 1, 2, 4, 8 or 16 bytes");
+  TILEC_STORE_BYTES("st.global")
+}
+
 #undef TILEC_LOAD_BYTES
 #undef TILEC_LOAD_BYTES_L2
 #undef TILEC_STORE_BYTES

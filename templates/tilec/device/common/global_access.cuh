@@ -7,6 +7,8 @@
 //
 // An eviction policy (E) or cache operator (C) turns every access, whole runs and the lanes
 // at a mask's edge alike, into one PTX instruction with those qualifiers (cache_ops.cuh).
+// A whole run's store is always written as one PTX instruction: NVVM may split the C++
+// store of a vector into scalar stores (store_bytes_plain in cache_ops.cuh).
 #pragma once
 
 #include <tilec/device/common/cache_ops.cuh>
@@ -67,7 +69,7 @@ __device__ inline void store_run(T *dst, const T *src) {
     if constexpr (detail::hinted<E, C>)
       detail::store_bytes<E, C, int(W * sizeof(T))>(dst, &v);
     else
-      *reinterpret_cast<Vec<T, W> *>(dst) = v;
+      detail::store_bytes_plain<int(W * sizeof(T))>(dst, &v);
   }
 }
 
