@@ -23,15 +23,16 @@
 // the program then exits 1 after the others ran.
 //
 // Timed: matmuls at 4096^3, 8192^3, 8192^2 x 1024, 16384 x 1024 x 16384 and 1024^3, attention
-// at Z=4, H=32, N_CTX 1024 and 4096, HEAD_DIM 64 and 128, causal or not. FLOPs: 2*M*N*K for the matmuls (int8 operations counted the
-// same), 4*Z*H*N^2*D for attention, half that when causal. The problems are far bigger than
-// L2 or close to it, so one set of buffers is used (as bench_matmul). Times are the median of
-// CUDA-event timings after warm-up; Triton and torch do the same problems in peers/spellings.py.
-// Prints JSON lines (bench_util.h). Exits 77 without a GPU.
+// at Z=4, H=32, N_CTX 1024 and 4096, HEAD_DIM 64 and 128, causal or not. FLOPs: 2*M*N*K for the
+// matmuls (int8 operations counted the same), 4*Z*H*N^2*D for attention, half that when causal. The
+// problems are far bigger than L2 or close to it, so one set of buffers is used (as bench_matmul).
+// Times are the median of CUDA-event timings after warm-up, each launch after 256 MB written
+// elsewhere (bench::median_ms_flushed), as Triton's do_bench times Triton and torch on the same
+// problems in peers/spellings.py. Prints JSON lines (bench_util.h). Exits 77 without a GPU.
 #include "attention_fwd.tilec.h"
 #include "bench_util.h"
-#include "matmul.tilec.h"
 #include "fp8_linear.tilec.h"
+#include "matmul.tilec.h"
 #include "matmul_spellings.tilec.h"
 
 #include <tilec/runtime.h>
@@ -164,7 +165,7 @@ std::string shape_name(int M, int N, int K) {
 enum class Spelling { offsets, linear_nt, advancing, descriptor, strided, block_ptr };
 
 const char *spelling_name(Spelling s) {
-  return s == Spelling::offsets     ? "matmul_offsets"
+  return s == Spelling::offsets      ? "matmul_offsets"
          : s == Spelling::linear_nt  ? "linear_nt"
          : s == Spelling::descriptor ? "matmul_descriptor"
          : s == Spelling::strided    ? "matmul_strided"
@@ -250,9 +251,10 @@ template <class T> void run_matmul(Spelling sp, int M, int N, int K, bool timed,
                            " " + type_name<T>() + " " + shape;
   const std::string provider = sp == Spelling::advancing    ? "tilec (pointer-advancing matmul)"
                                : sp == Spelling::descriptor ? "tilec (tensor descriptors)"
-                               : sp == Spelling::strided    ? "tilec (tutorial 03, every stride an argument)"
-                               : sp == Spelling::block_ptr  ? "tilec (block pointers)"
-                                                            : "tilec";
+                               : sp == Spelling::strided
+                                   ? "tilec (tutorial 03, every stride an argument)"
+                               : sp == Spelling::block_ptr ? "tilec (block pointers)"
+                                                           : "tilec";
   const std::string what = std::string(spelling_name(sp)) + " " + type_name<T>() + " " + shape;
   try {
     std::vector<float> a_exact, b_exact;
@@ -272,8 +274,8 @@ template <class T> void run_matmul(Spelling sp, int M, int N, int K, bool timed,
       return;
     if (!timed)
       return;
-    double ms = bench::median_ms([&](int) { launch_matmul(sp, s, a.p, b.p, c.p, M, N, K, chosen); },
-                                 s, 5, 20);
+    double ms = bench::median_ms_flushed(
+        [&](int) { launch_matmul(sp, s, a.p, b.p, c.p, M, N, K, chosen); }, s, 10, 50);
     bench::emit({name, provider, ms, "TFLOP/s", 2.0 * M * N * K / (ms * 1e9),
                  "autotuned: " + chosen.str()});
   } catch (const std::exception &e) {
@@ -322,7 +324,7 @@ void run_int8(int M, int N, int K, bool timed, cudaStream_t s) {
     }
     if (!chk.done() || !timed)
       return;
-    double ms = bench::median_ms([&](int) { launch(); }, s, 5, 20);
+    double ms = bench::median_ms_flushed([&](int) { launch(); }, s, 5, 20);
     bench::emit({name, "tilec", ms, "TFLOP/s", 2.0 * M * N * K / (ms * 1e9),
                  "autotuned: " + chosen.str() + " (int8 operations per second)"});
   } catch (const std::exception &e) {
@@ -380,7 +382,7 @@ void run_fp8(int M, int N, int K, bool timed, cudaStream_t s) {
     }
     if (!chk.done() || !timed)
       return;
-    double ms = bench::median_ms([&](int) { launch(); }, s, 5, 20);
+    double ms = bench::median_ms_flushed([&](int) { launch(); }, s, 5, 20);
     bench::emit({name, "tilec", ms, "TFLOP/s", 2.0 * M * N * K / (ms * 1e9),
                  "autotuned: " + chosen.str() + " (fp8 operations per second)"});
   } catch (const std::exception &e) {
@@ -477,7 +479,7 @@ void run_attention(int Z, int H, int N, bool timed, cudaStream_t s) {
       return;
     if (!timed)
       return;
-    double ms = bench::median_ms([&](int) { launch(); }, s, 5, 20);
+    double ms = bench::median_ms_flushed([&](int) { launch(); }, s, 5, 20);
     const double flops = 4.0 * ZH * double(N) * N * D * (CAUSAL ? 0.5 : 1.0);
     bench::emit({name, "tilec", ms, "TFLOP/s", flops / (ms * 1e9), "autotuned: " + chosen.str()});
   } catch (const std::exception &e) {

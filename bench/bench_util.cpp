@@ -78,6 +78,17 @@ double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup
   return median(ms);
 }
 
+double median_ms_flushed(const std::function<void(int)> &run, cudaStream_t s, int warmup,
+                         int reps) {
+  constexpr size_t kFlushBytes = size_t(256) << 20;
+  void *flush = nullptr;
+  CHECK_CUDA(cudaMalloc(&flush, kFlushBytes));
+  double ms = median_ms(run, s, warmup, reps,
+                        [&] { CHECK_CUDA(cudaMemsetAsync(flush, 0, kFlushBytes, s)); });
+  CHECK_CUDA(cudaFree(flush));
+  return ms;
+}
+
 int run_on_gpu(const char *name, const std::function<void(cudaStream_t)> &body) {
   try {
     std::string why;

@@ -48,6 +48,12 @@ size_t buffer_sets(size_t bytes);
 double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup = 10,
                  int reps = 50, const std::function<void()> &before = {});
 
+/// median_ms with 256 MB written elsewhere on `s` before every call, untimed, as Triton's
+/// do_bench does: the peers' matmul figures come from do_bench, so tilec's are timed the same
+/// way (no input left in L2, and the host's work per launch hidden behind the write).
+double median_ms_flushed(const std::function<void(int)> &run, cudaStream_t s, int warmup = 10,
+                         int reps = 50);
+
 /// The body of a benchmark's main: exits 77 ("SKIPPED") without a GPU, otherwise runs
 /// `body` on a fresh non-blocking stream; any exception is reported under `name` (exit 1).
 int run_on_gpu(const char *name, const std::function<void(cudaStream_t)> &body);
