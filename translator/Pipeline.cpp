@@ -34,6 +34,7 @@
 #include "transforms/TmaCopies.h"
 #include "transforms/TmaStores.h"
 #include "transforms/TransposeLoads.h"
+#include "transforms/TransposeTiles.h"
 #include "transforms/UnitStrideAccesses.h"
 #include "transforms/UnitStrideDotLoops.h"
 #include "transforms/WarpSpecialize.h"
@@ -107,6 +108,10 @@ const std::vector<PassInfo> &passTable() {
        "loops whose masks are all true but in their last blocks run those blocks unmasked, "
        "the rest in a second copy (transforms/SplitRaggedLoops.cpp)",
        infallible<runSplitRaggedLoops>},
+      {"transpose-tiles",
+       "kernels whose rank-2 tiles are contiguous down their columns hold them transposed "
+       "(transforms/TransposeTiles.cpp)",
+       infallible<runTransposeTiles>},
       {"unit-stride-accesses",
        "loads and stores stepping along their rows by a kernel argument get a copy for that "
        "argument equal to 1 (transforms/UnitStrideAccesses.cpp)",

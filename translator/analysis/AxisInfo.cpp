@@ -279,6 +279,18 @@ void analyzeOnce(Kernel &k) {
 
 } // namespace
 
+SymExpr assuredRuns(const SymExpr &runs) {
+  if (runs.fn() == "?:")
+    return runs.cond().size() > 5 && runs.cond().compare(runs.cond().size() - 5, 5, " == 1") == 0
+               ? assuredRuns(*runs.rhs())
+               : runs;
+  if (runs.fn() == "tilec::cmin")
+    return symMin(assuredRuns(*runs.lhs()), assuredRuns(*runs.rhs()));
+  if (runs.fn() == "tilec::gcd")
+    return symGcd(assuredRuns(*runs.lhs()), assuredRuns(*runs.rhs()));
+  return runs;
+}
+
 void runAxisInfo(Kernel &k) {
   // Twice: a loop's carried values depend on how its body advances them, which the first
   // pass computes (facts only flow forward otherwise).

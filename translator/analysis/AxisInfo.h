@@ -18,4 +18,8 @@ std::string div16FactName(const KernelParam &p);
 
 void runAxisInfo(Kernel &k);
 
+/// `runs` (a contiguity) with every "stride == 1 ?" select (a template parameter that might be
+/// 1) taken as false: the runs an access has for every value of its template parameters.
+SymExpr assuredRuns(const SymExpr &runs);
+
 } // namespace tilec

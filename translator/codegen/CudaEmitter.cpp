@@ -404,6 +404,9 @@ std::string KernelEmitter::run() {
            : f.maps     ? std::string("every tensor map encoded")
                         : std::string("a grid of one program along ") + "xyz"[f.axis])
        << " in this specialization\n";
+  if (k_.tilesTransposed)
+    os << "  // Rank-2 tiles are held transposed (transpose-tiles): the source's [M, N] tiles "
+          "are\n  // [N, M] here, so that accesses run along their rows, as the memory does.\n";
   for (size_t i = 0; i < k_.layouts.size(); ++i) {
     const Layout &l = k_.layouts[i];
     std::string name = layoutName(int(i));

@@ -300,6 +300,9 @@ struct Kernel {
   // Bytes of dynamic shared memory the kernel needs (set by allocate-smem; 0 for none): the
   // stage rings and local_alloc buffers, at the offsets their ops hold.
   SymExpr dynamicSmemBytes = 0;
+  // Every rank-2 tile has its two axes traded with the source's (set by transpose-tiles):
+  // the source's [M, N] tiles are [N, M] here.
+  bool tilesTransposed = false;
 
   Value *newValue(Type t, std::string name = "");
   Op *append(OpKind kind, std::vector<Value *> operands, Type resultType, bool hasResult = true);

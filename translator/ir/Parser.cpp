@@ -557,6 +557,10 @@ private:
         k.dynamicSmemBytes = *bytes;
         continue;
       }
+      if (line_ == "tiles_transposed") {
+        k.tilesTransposed = true;
+        continue;
+      }
       if (!startsWith(line_, "layout #")) {
         putBack();
         break;

@@ -94,6 +94,8 @@ std::string printKernel(const Kernel &k) {
   }
   if (!k.dynamicSmemBytes.isConst(0))
     os << "  dynamic_smem [" << k.dynamicSmemBytes.str() << "]\n";
+  if (k.tilesTransposed)
+    os << "  tiles_transposed\n";
   printRegion(os, k, k.body, "  ");
   return os.str();
 }

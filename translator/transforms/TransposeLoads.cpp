@@ -180,20 +180,6 @@ Value *Transposer::build(Value *v) {
   }
 }
 
-/// `runs` with every "stride == 1 ?" select (a template parameter that might be 1) taken as
-/// false: the contiguity the load has for every value of its template parameters.
-SymExpr assuredRuns(const SymExpr &runs) {
-  if (runs.fn() == "?:")
-    return runs.cond().size() > 5 && runs.cond().compare(runs.cond().size() - 5, 5, " == 1") == 0
-               ? assuredRuns(*runs.rhs())
-               : runs;
-  if (runs.fn() == "tilec::cmin")
-    return symMin(assuredRuns(*runs.lhs()), assuredRuns(*runs.rhs()));
-  if (runs.fn() == "tilec::gcd")
-    return symGcd(assuredRuns(*runs.lhs()), assuredRuns(*runs.rhs()));
-  return runs;
-}
-
 /// A trans whose result only tl::dot reads, as its a or b (the dots then read its operand
 /// transposed: fuse-dot-transpose).
 bool transForDots(const Op &op, const std::map<const Value *, int> &reads) {
