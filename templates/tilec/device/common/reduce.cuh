@@ -65,8 +65,10 @@ namespace detail {
 /// thread gets its group's result, and all groups get the same one (they hold copies, so
 /// only the first group's warps write shared memory). `combine(a, b)` gets the operand of
 /// the lower threads first, so both lanes of a shuffle compute the same value even when
-/// `combine` is not commutative. S: at most 16 bytes, (512 / 32) bytes when GROUP > 32.
-template <int GROUP, int THREADS, class S, class Combine>
+/// `combine` is not commutative. SYMMETRIC: combine(a, b) and combine(b, a) have the same
+/// bits, so each lane combines in its own order with no branch on its lane number. S: at
+/// most 16 bytes, (512 / 32) bytes when GROUP > 32.
+template <int GROUP, int THREADS, bool SYMMETRIC = false, class S, class Combine>
 __device__ inline S group_all_reduce(S x, Combine combine, int tid, unsigned char *smem) {
   static_assert(THREADS % WARP_SIZE == 0, "a block is whole warps");
   static_assert(GROUP > 0 && (GROUP & (GROUP - 1)) == 0 && THREADS % GROUP == 0,
@@ -76,7 +78,10 @@ __device__ inline S group_all_reduce(S x, Combine combine, int tid, unsigned cha
 #pragma unroll
   for (int off = 1; off < LANES; off *= 2) {
     S y = shfl_xor(x, off);
-    x = (lane & off) ? S(combine(y, x)) : S(combine(x, y));
+    if constexpr (SYMMETRIC)
+      x = S(combine(x, y));
+    else
+      x = (lane & off) ? S(combine(y, x)) : S(combine(x, y));
   }
   if constexpr (GROUP > WARP_SIZE) {
     constexpr int WARPS = GROUP / WARP_SIZE; // warps per group, at most 32
@@ -90,12 +95,29 @@ __device__ inline S group_all_reduce(S x, Combine combine, int tid, unsigned cha
 #pragma unroll
     for (int off = 1; off < WARPS; off *= 2) {
       S y = shfl_xor(x, off);
-      x = (lane & off) ? S(combine(y, x)) : S(combine(x, y));
+      if constexpr (SYMMETRIC)
+        x = S(combine(x, y));
+      else
+        x = (lane & off) ? S(combine(y, x)) : S(combine(x, y));
     }
     __syncthreads(); // smem is free for the caller's next use
   }
   return x;
 }
+
+/// Built-in combines whose operands commute bit for bit on T: sums and products (IEEE
+/// addition and multiplication commute), and max / min of integers (of floats, +0 and -0
+/// might come out in either order).
+template <class Op, class T>
+inline constexpr bool symmetric_op_v =
+    is_same_v<Op, SumOp> || is_same_v<Op, ProdOp> || is_same_v<Op, XorOp> ||
+    ((is_same_v<Op, MaxOp> || is_same_v<Op, MinOp>) && type_rank<T>::kind == 1);
+
+/// Built-in combines that a half or bfloat16 tile may run in float, rounding once at the end:
+/// exact for max and min, closer to the true value for sums and products.
+template <class Op>
+inline constexpr bool float_accumulating_op_v = is_same_v<Op, SumOp> || is_same_v<Op, ProdOp> ||
+                                                is_same_v<Op, MaxOp> || is_same_v<Op, MinOp>;
 
 /// A candidate of an arg reduction: its value and tile index.
 template <class T> struct ArgCandidate {
@@ -166,21 +188,37 @@ template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombineLater {
 /// every thread of the block.
 ///
 /// L: a tilec::Blocked1D. T: the element type (at most 8 bytes); the reduction computes in T
-/// (cast to float first for a float accumulator of a half tile). Op: `T op(T, T)`, associative
-/// and commutative (a functor above or a user lambda); no identity element is needed.
-/// Elements are combined in an unspecified order (floats may round differently from a
+/// (cast to float first for a float accumulator of a half tile), except that half and
+/// bfloat16 tiles reduced by SumOp, ProdOp, MaxOp or MinOp compute in float and round once at
+/// the end (exact for max and min; sums and products only round less). Op: `T op(T, T)`,
+/// associative and commutative (a functor above or a user lambda); no identity element is
+/// needed. Elements are combined in an unspecified order (floats may round differently from a
 /// sequential sum), but every thread gets the same bits.
 template <class L, class T, class Op>
 __device__ inline T reduce_tile(const T *v, Op op, int tid, unsigned char *smem) {
   using Info = Blocked1DInfo<L>;
   static_assert(Info::IS_BLOCKED1D, "reduce_tile takes a tilec::Blocked1D layout");
   static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
-  T acc = v[0];
+  if constexpr (is_16bit_float_v<T> && detail::float_accumulating_op_v<Op>) {
+    // In float from the first element to the last shuffle: one rounding, and no conversions
+    // between the steps.
+    float acc = to_float(v[0]);
 #pragma unroll
-  for (int i = 1; i < L::ELEMS; ++i)
-    acc = T(op(acc, v[i]));
-  auto combine = [&](T a, T b) { return T(op(a, b)); };
-  return detail::group_all_reduce<Info::GROUP, Info::THREADS>(acc, combine, tid, smem);
+    for (int i = 1; i < L::ELEMS; ++i)
+      acc = op(acc, to_float(v[i]));
+    auto combine = [&](float a, float b) { return op(a, b); };
+    return cast<T>(detail::group_all_reduce<Info::GROUP, Info::THREADS,
+                                            detail::symmetric_op_v<Op, float>>(acc, combine, tid,
+                                                                               smem));
+  } else {
+    T acc = v[0];
+#pragma unroll
+    for (int i = 1; i < L::ELEMS; ++i)
+      acc = T(op(acc, v[i]));
+    auto combine = [&](T a, T b) { return T(op(a, b)); };
+    return detail::group_all_reduce<Info::GROUP, Info::THREADS, detail::symmetric_op_v<Op, T>>(
+        acc, combine, tid, smem);
+  }
 }
 
 /// The tile index (as L::coord numbers it) of the largest (IS_MAX) or smallest element of the
