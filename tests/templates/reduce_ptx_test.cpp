@@ -1,8 +1,8 @@
-// A half or bfloat16 tile reduces in float: reduce_tile converts each element once, combines
-// in float through the shuffles and shared memory, and rounds the result once. Before, every
-// combine of a sum or max rounded back to 16 bits (a cvt.rn per step, and a branch on the
-// lane number around each shuffle's combine); a 4096-wide softmax row spent most of its
-// instructions there. Sums commute bit for bit, so their shuffles take no branch at all.
+// Reductions of bfloat16 tiles without needless work: reduce_tile takes the max of a
+// bfloat16 tile in float (exact), converting each element once and rounding the result once,
+// where every combine used to round back to 16 bits (a cvt.rn per step) behind a branch on the
+// lane number; a sum, whose operands commute bit for bit, shuffles with no such branch. A
+// 4096-wide softmax row spent most of its instructions there.
 #include "ptx_of.h"
 
 #include <gtest/gtest.h>
@@ -14,19 +14,20 @@ namespace {
 const char *kSource = R"(
 #include <tilec/device.cuh>
 
-// One 4096-element row over 512 threads, 8 per thread: max, then sum, as a softmax does.
-extern "C" __global__ void row_max_sum(const tl::bfloat16 *x, tl::bfloat16 *out) {
-  using L = tilec::Blocked1D<4096, 512, 8>;
+// One 4096-element row over 512 threads, 8 per thread: its max, or its sum.
+using L = tilec::Blocked1D<4096, 512, 8>;
+extern "C" __global__ void row_max(const tl::bfloat16 *x, tl::bfloat16 *out) {
   __shared__ alignas(16) unsigned char smem[tilec::REDUCE_SMEM_BYTES];
-  const int tid = threadIdx.x;
   tl::bfloat16 v[L::ELEMS];
-  tilec::load_vec<8>(v, x + blockIdx.x * 4096 + L::coord(tid, 0));
-  const tl::bfloat16 m = tilec::reduce_tile<L>(v, tilec::MaxOp{}, tid, smem);
-  const tl::bfloat16 s = tilec::reduce_tile<L>(v, tilec::SumOp{}, tid, smem);
-  if (tid == 0) {
-    out[2 * blockIdx.x] = m;
-    out[2 * blockIdx.x + 1] = s;
-  }
+  tilec::load_vec<8>(v, x + blockIdx.x * 4096 + L::coord(threadIdx.x, 0));
+  out[blockIdx.x * 512 + threadIdx.x] = tilec::reduce_tile<L>(v, tilec::MaxOp{}, threadIdx.x, smem);
+}
+extern "C" __global__ void row_sum(const float *x, float *out) {
+  __shared__ alignas(16) unsigned char smem[tilec::REDUCE_SMEM_BYTES];
+  float v[L::ELEMS];
+  tilec::load_vec<4>(v, x + blockIdx.x * 4096 + L::coord(threadIdx.x, 0));
+  tilec::load_vec<4>(v + 4, x + blockIdx.x * 4096 + L::coord(threadIdx.x, 4));
+  out[blockIdx.x * 512 + threadIdx.x] = tilec::reduce_tile<L>(v, tilec::SumOp{}, threadIdx.x, smem);
 }
 )";
 
@@ -37,14 +38,27 @@ size_t count(const std::string &text, const std::string &what) {
   return n;
 }
 
-void expect_float_reductions(const std::string &arch) {
+/// The PTX of `entry` (from its .entry line to the end of its body).
+std::string body_of(const std::string &ptx, const std::string &entry) {
+  size_t start = ptx.find(".entry " + entry + "(");
+  if (start == std::string::npos)
+    return "";
+  return ptx.substr(start, ptx.find("\n}", start) - start);
+}
+
+void expect_lean_reductions(const std::string &arch) {
   std::string ptx = tilec::test::ptx_of(kSource, "reduce.cu", arch);
   ASSERT_FALSE(ptx.empty());
-  EXPECT_EQ(count(ptx, "cvt.rn.bf16.f32"), 2u) << "one rounding per reduction\n" << ptx;
-  EXPECT_GE(count(ptx, "shfl.sync.bfly"), 18u) << "both reductions shuffle\n" << ptx;
+  std::string max = body_of(ptx, "row_max"), sum = body_of(ptx, "row_sum");
+  ASSERT_FALSE(max.empty() || sum.empty()) << ptx;
+  EXPECT_EQ(count(max, "cvt.rn.bf16.f32"), 1u) << "the max rounds once\n" << max;
+  EXPECT_EQ(count(max, "shfl.sync.bfly"), 9u) << "5 steps in a warp, 4 across warps\n" << max;
+  EXPECT_EQ(count(sum, "shfl.sync.bfly"), 9u) << sum;
+  // One branch: the warps' first lanes writing their partial sums to shared memory.
+  EXPECT_EQ(count(sum, "bra"), 1u) << "a sum's shuffles need no branch\n" << sum;
 }
 
 } // namespace
 
-TEST(ReducePtx, Sm80) { expect_float_reductions("compute_80"); }
-TEST(ReducePtx, Sm90a) { expect_float_reductions("compute_90a"); }
+TEST(ReducePtx, Sm80) { expect_lean_reductions("compute_80"); }
+TEST(ReducePtx, Sm90a) { expect_lean_reductions("compute_90a"); }

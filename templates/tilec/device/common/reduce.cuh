@@ -113,11 +113,11 @@ inline constexpr bool symmetric_op_v =
     is_same_v<Op, SumOp> || is_same_v<Op, ProdOp> || is_same_v<Op, XorOp> ||
     ((is_same_v<Op, MaxOp> || is_same_v<Op, MinOp>) && type_rank<T>::kind == 1);
 
-/// Built-in combines that a half or bfloat16 tile may run in float, rounding once at the end:
-/// exact for max and min, closer to the true value for sums and products.
+/// Built-in combines that give the same bits run in float on half or bfloat16 values: the
+/// max or min of floats converted from 16 bits converts back exactly. (A sum or product keeps
+/// rounding each partial result to 16 bits, as Triton's and the interpreter's do.)
 template <class Op>
-inline constexpr bool float_accumulating_op_v = is_same_v<Op, SumOp> || is_same_v<Op, ProdOp> ||
-                                                is_same_v<Op, MaxOp> || is_same_v<Op, MinOp>;
+inline constexpr bool exact_in_float_op_v = is_same_v<Op, MaxOp> || is_same_v<Op, MinOp>;
 
 /// A candidate of an arg reduction: its value and tile index.
 template <class T> struct ArgCandidate {
@@ -188,9 +188,8 @@ template <bool IS_MAX, class T, bool NAN_WINS> struct ArgCombineLater {
 /// every thread of the block.
 ///
 /// L: a tilec::Blocked1D. T: the element type (at most 8 bytes); the reduction computes in T
-/// (cast to float first for a float accumulator of a half tile), except that half and
-/// bfloat16 tiles reduced by SumOp, ProdOp, MaxOp or MinOp compute in float and round once at
-/// the end (exact for max and min; sums and products only round less). Op: `T op(T, T)`,
+/// (cast to float first for a float accumulator of a half tile; the max and min of half and
+/// bfloat16 tiles compute in float, which gives the same bits). Op: `T op(T, T)`,
 /// associative and commutative (a functor above or a user lambda); no identity element is
 /// needed. Elements are combined in an unspecified order (floats may round differently from a
 /// sequential sum), but every thread gets the same bits.
@@ -199,9 +198,8 @@ __device__ inline T reduce_tile(const T *v, Op op, int tid, unsigned char *smem)
   using Info = Blocked1DInfo<L>;
   static_assert(Info::IS_BLOCKED1D, "reduce_tile takes a tilec::Blocked1D layout");
   static_assert(sizeof(T) <= 8, "reductions take elements of at most 8 bytes");
-  if constexpr (is_16bit_float_v<T> && detail::float_accumulating_op_v<Op>) {
-    // In float from the first element to the last shuffle: one rounding, and no conversions
-    // between the steps.
+  if constexpr (is_16bit_float_v<T> && detail::exact_in_float_op_v<Op>) {
+    // In float from the first element to the last shuffle: no conversions between the steps.
     float acc = to_float(v[0]);
 #pragma unroll
     for (int i = 1; i < L::ELEMS; ++i)
