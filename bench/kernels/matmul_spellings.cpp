@@ -258,6 +258,9 @@ inline bool wide_tiles_fit(int BLOCK_M, int BLOCK_N, int M, int N) {
             {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},  \
              .num_warps = 4,                                                                  \
              .num_stages = 4},                                                                \
+            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},   \
+             .num_warps = 4,                                                                  \
+             .num_stages = 4},                                                                \
         },                                                                                    \
     .key = {"M", "N", "K"},                                                                   \
     .prune = wide_tiles_fit,                                                                  \
@@ -291,6 +294,9 @@ TILEC_AUTOTUNE(matmul_descriptor) = {
              .num_warps = 4,
              .num_stages = 4},
             {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"GROUP_M", 8}},
+             .num_warps = 4,
+             .num_stages = 4},
+            {.values = {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 64}, {"GROUP_M", 8}},
              .num_warps = 4,
              .num_stages = 4},
         },
