@@ -31,7 +31,21 @@ TILEC_KERNEL void row_sums(const float *x, float *out, int M, int N) {
   tl::store(out + rows, tl::sum<1>(acc), rows < M);
 }
 
-// IR-LABEL: kernel @column_sums
+// Column sums again, through tl::trans: a trans (like a tl::dot, a reshape or a hint) names
+// the tile's axes as written, so the kernel is left as it is, one element per access.
+template <int BLOCK_N, int BLOCK_M>
+TILEC_KERNEL void column_sums_trans(const float *x, float *out, int M, int N) {
+  auto cols = tl::program_id(0) * BLOCK_N + tl::arange<0, BLOCK_N>();
+  auto acc = tl::zeros<float, BLOCK_N, BLOCK_M>();
+  for (int m = 0; m < M; m += BLOCK_M) {
+    auto rows = m + tl::arange<0, BLOCK_M>();
+    auto mask = tl::expand_dims<1>(cols < N) && tl::expand_dims<0>(rows < M);
+    acc += tl::load(x + tl::expand_dims<0>(rows) * N + tl::expand_dims<1>(cols), mask, 0.0f);
+  }
+  tl::store(out + cols, tl::sum<0>(tl::trans(acc)), cols < N);
+}
+
+// IR-LABEL: kernel @column_sums<
 // IR-NEXT:  tiles_transposed
 // IR:       load {{.*}} : tile<float, BLOCK_M, BLOCK_N>
 // IR:       reduce "sum" {{.*}} [0] : tile<float, BLOCK_N>
@@ -48,3 +62,6 @@ TILEC_KERNEL void row_sums(const float *x, float *out, int M, int N) {
 // CU-LABEL: // row_sums, from transpose_tiles.cpp.
 // CU-NOT:   held transposed
 // CU:       tilec::reduce_axis<L{{[0-9]}}, 1>(
+// IR-LABEL: kernel @column_sums_trans<
+// IR-NOT:   tiles_transposed
+// IR:       load {{.*}} : tile<float, BLOCK_N, BLOCK_M>
