@@ -14,7 +14,7 @@ namespace {
 struct AotEntry {
   std::string name;   ///< as registered
   std::string prefix; ///< normalized, up to and including the comma before DIV16
-  uint32_t mask = 0;
+  uint64_t mask = 0;
   bool has_mask = false;
   AotResolver resolve = nullptr;
 };
@@ -31,14 +31,14 @@ Registry &registry() {
   return *r;
 }
 
-int popcount(uint32_t x) { return int(std::bitset<32>(x).count()); }
+int popcount(uint64_t x) { return int(std::bitset<64>(x).count()); }
 
 } // namespace
 
 AotResolver find_aot_kernel(const std::string &name_expression, std::string *chosen) {
   std::string normalized = normalize_name_expression(name_expression);
   std::string prefix;
-  uint32_t mask = 0;
+  uint64_t mask = 0;
   bool has_mask = split_div16(normalized, prefix, mask);
 
   Registry &r = registry();

@@ -1,6 +1,7 @@
 #include "name_expression.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 
 namespace tilec::detail {
@@ -61,7 +62,7 @@ std::string build_name_expression(const char *name, const char *kinds, const Spe
     const int64_t v = key.v[i];
     const char kind = i < num_kinds ? kinds[i] : 'i';
     if (i == key.n - 1) {
-      s += std::to_string(uint64_t(uint32_t(v))) + "u"; // DIV16 is an unsigned parameter
+      s += std::to_string(uint64_t(v)) + "u"; // DIV16 is an unsigned long long parameter
     } else if (kind == 'i') {
       s += std::to_string(v);
     } else if (kind == 'b') {
@@ -96,7 +97,7 @@ std::string normalize_name_expression(std::string_view expr) {
   return out;
 }
 
-bool split_div16(const std::string &normalized, std::string &prefix, uint32_t &mask) {
+bool split_div16(const std::string &normalized, std::string &prefix, uint64_t &mask) {
   if (normalized.size() < 3 || normalized.back() != '>')
     return false;
   size_t start = normalized.find_last_of(",<", normalized.size() - 2);
@@ -107,7 +108,12 @@ bool split_div16(const std::string &normalized, std::string &prefix, uint32_t &m
     last.pop_back();
   if (last.empty() || last.find_first_not_of("0123456789") != std::string::npos)
     return false;
-  mask = uint32_t(std::strtoul(last.c_str(), nullptr, 10));
+  if (last.size() > 20)
+    return false;
+  errno = 0;
+  mask = std::strtoull(last.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    return false;
   prefix = normalized.substr(0, start + 1);
   return true;
 }

@@ -24,6 +24,6 @@ std::string normalize_name_expression(std::string_view expr);
 
 /// Splits a normalized "name<a,b,DIV16u>" into "name<a,b," and the DIV16 value.
 /// False when the last template argument is not an unsigned number.
-bool split_div16(const std::string &normalized, std::string &prefix, uint32_t &mask);
+bool split_div16(const std::string &normalized, std::string &prefix, uint64_t &mask);
 
 } // namespace tilec::detail

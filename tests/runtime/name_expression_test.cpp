@@ -81,7 +81,7 @@ TEST(NameExpression, NormalizeSpacing) {
 
 TEST(NameExpression, SplitDiv16) {
   std::string prefix;
-  uint32_t mask = 0;
+  uint64_t mask = 0;
   ASSERT_TRUE(tilec::detail::split_div16("add_kernel<1024,4,3,7u>", prefix, mask));
   EXPECT_EQ(prefix, "add_kernel<1024,4,3,");
   EXPECT_EQ(mask, 7u);
@@ -90,6 +90,17 @@ TEST(NameExpression, SplitDiv16) {
   EXPECT_EQ(mask, 12u);
   EXPECT_FALSE(tilec::detail::split_div16("k<float>", prefix, mask));
   EXPECT_FALSE(tilec::detail::split_div16("k", prefix, mask));
+  // The 64-bit mask of a kernel with more than 32 arguments, its top bit (a grid fact) set.
+  ASSERT_TRUE(tilec::detail::split_div16("k<4,1,9223372036854775809u>", prefix, mask));
+  EXPECT_EQ(mask, (uint64_t(1) << 63) | 1u);
+  EXPECT_FALSE(tilec::detail::split_div16("k<4,1,18446744073709551616u>", prefix, mask));
+}
+
+TEST(NameExpression, Div16PrintsAll64Bits) {
+  Kernel k(kSource, "add_kernel", "i");
+  SpecKey key = key_of({1024, 4, 3});
+  key.push(uint64_t(1) << 62 | uint64_t(1) << 40 | 5u);
+  EXPECT_EQ(k.name_expression(key), "add_kernel<1024, 4, 3, 4611687117939015685u>");
 }
 
 TEST(Div16Mask, PointersIntegersAndOthers) {
@@ -114,6 +125,7 @@ TEST(SpecFacts, OneGridAndMapsBits) {
   // never do.
   EXPECT_EQ(tilec::one_fact(1, 9), 1u << 9);
   EXPECT_EQ(tilec::one_fact(int64_t(1), 29), 1u << 29);
+  EXPECT_EQ(tilec::one_fact(1, 60), uint64_t(1) << 60);
   EXPECT_EQ(tilec::one_fact(0, 9), 0u);
   EXPECT_EQ(tilec::one_fact(-1, 9), 0u);
   EXPECT_EQ(tilec::one_fact(17, 9), 0u);
@@ -124,6 +136,7 @@ TEST(SpecFacts, OneGridAndMapsBits) {
   // A grid of one program along an axis sets its bit, the top ones of the mask included.
   EXPECT_EQ(tilec::grid_fact(1, 30), 1u << 30);
   EXPECT_EQ(tilec::grid_fact(1, 31), 1u << 31);
+  EXPECT_EQ(tilec::grid_fact(1, 63), uint64_t(1) << 63);
   EXPECT_EQ(tilec::grid_fact(2, 30), 0u);
   EXPECT_EQ(tilec::grid_fact(0, 30), 0u);
   // Every tensor map encoded: the mask of encoded maps equals the kernel's all (here two maps
@@ -134,6 +147,7 @@ TEST(SpecFacts, OneGridAndMapsBits) {
   EXPECT_EQ(tilec::maps_fact(3u, all, 29), 0u);
   EXPECT_EQ(tilec::maps_fact(3u, 3u, 29), 1u << 29);
   EXPECT_EQ(tilec::maps_fact(0u, 3u, 29), 0u);
+  EXPECT_EQ(tilec::maps_fact(3u, 3u, 61), uint64_t(1) << 61);
   // With the arguments' DIV16 bits, as a launcher builds a key: K == 1 at bit 5 + 4.
   alignas(16) static float buf[4];
   const float *x = buf;

@@ -104,7 +104,7 @@ TILEC_AUTOTUNE(desc_tuned) = {
 // H-NEXT:   inline void scale_autotuned(tilec::GridFn grid, tilec::Stream stream, const T* x, T* out, float* partial, int n, float s) {
 // H-NEXT:     static tilec::Kernel kernel(tilec_generated::autotune::source, "scale", "tib");
 // H-NEXT:     static tilec::Autotuner tuner(tilec_generated::autotune::source, tilec_generated::autotune::scale_tuning());
-// H-NEXT:     const uint32_t div16 = tilec::div16_mask(x, out, partial, n, s);
+// H-NEXT:     const uint64_t div16 = tilec::div16_mask(x, out, partial, n, s);
 // H-NEXT:     // A choice is kept per specialization and value of the key.
 // H-NEXT:     tilec::SpecKey tuning_key;
 // H-NEXT:     tuning_key.push(tilec::type_id<T>());
@@ -169,7 +169,7 @@ TILEC_AUTOTUNE(desc_tuned) = {
 // H-NEXT:     // The specialization that runs a completed config with the maps of `tma_maps_live`.
 // H-NEXT:     auto spec_key = [&](const tilec::Config &config, unsigned tma_maps_live) {
 // H:            key.push(div16
-// H-NEXT:         | tilec::maps_fact(tma_maps_live, (3u | 1u << 31), 29));
+// H-NEXT:         | tilec::maps_fact(tma_maps_live, (3u | 1u << 31), 61));
 // H:          auto launch = [&](const tilec::Config &config) {
 // H-NEXT:       tilec::TmaMap tma_maps[2];
 // H-NEXT:       const unsigned tma_maps_live = encode_maps(config, tma_maps);

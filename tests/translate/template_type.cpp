@@ -20,7 +20,7 @@ TILEC_KERNEL void add_kernel_t(const T* x, const T* y, T* out, int n) {
 // IR:       = binary "+" %{{[0-9]+}}:a, %{{[0-9]+}}:b : tile<float, BLOCK>
 // IR-NEXT:  = cast %{{[0-9]+}} : tile<T, BLOCK>
 
-// CU:       template <class T, int BLOCK, int NUM_WARPS, int NUM_STAGES, unsigned DIV16>
+// CU:       template <class T, int BLOCK, int NUM_WARPS, int NUM_STAGES, unsigned long long DIV16>
 // CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT:  add_kernel_t(const T* x, const T* y, T* out, int n) {
 // The widest access (16 bytes) depends on sizeof(T), resolved per specialization.

@@ -41,7 +41,7 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // A launch that encoded every map runs a specialization that knows it (the all_maps_encoded
 // fact, bit 29 of DIV16): there the flags below are constant, and only the copy engine's path
 // is compiled.
-// CU:       constexpr bool all_maps_encoded = (DIV16 >> 29) & 1u; // every tensor map encoded in this specialization
+// CU:       constexpr bool all_maps_encoded = (DIV16 >> 61) & 1u; // every tensor map encoded in this specialization
 // CU:       __shared__ unsigned long long landed[PIPELINE_STAGES];
 // CU-NEXT:  const bool [[A_TMA:tile_stages_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BM, BK, tl::half>>(0) && (all_maps_encoded || ((tma_maps_live >> 0) & 1u));
 // CU-NEXT:  const bool [[B_TMA:tile_stages_1_by_tma]] = tilec::kTmaAvailable && tilec::tma_tile_ok<tilec::SmemTile<BK, BN, tl::half>>({{.*}}) && (all_maps_encoded || ((tma_maps_live >> 1) & 1u));
@@ -68,7 +68,7 @@ TILEC_KERNEL void desc_mm(const tl::half *a, const tl::half *b, float *c, int M,
 // H-NEXT:    tma_maps_live |= 1u << 1;
 // The key's fact: both maps, and the producer warpgroup allowed.
 // H:       key.push(tilec::div16_mask(a, b, c, M, N, K)
-// H-NEXT:      | tilec::maps_fact(tma_maps_live, (3u | 1u << 31), 29));
+// H-NEXT:      | tilec::maps_fact(tma_maps_live, (3u | 1u << 31), 61));
 // H:       void* params[] = {(void*)&a, (void*)&b, (void*)&c, (void*)&M, (void*)&N, (void*)&K, (void*)&tma_maps[0], (void*)&tma_maps[1], (void*)&tma_maps_live, (void*)&programs};
 
 // The same boxes through pointer tiles, each bound written out (a template constant stride

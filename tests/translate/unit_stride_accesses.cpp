@@ -96,7 +96,7 @@ TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
 
 // CU-LABEL: middle_max(
 // CU:       constexpr bool K_is_1 = (DIV16 >> 7) & 1u; // K == 1 in this specialization
-// CU-NEXT:  constexpr bool grid_y_is_1 = (DIV16 >> 30) & 1u; // a grid of one program along y in this specialization
+// CU-NEXT:  constexpr bool grid_y_is_1 = (DIV16 >> 62) & 1u; // a grid of one program along y in this specialization
 // CU:       const int [[PID:t[0-9]+]] = (grid_y_is_1 ? 0 : int(blockIdx.y));
 // CU:       // unit_stride_accesses.cpp:{{[0-9]+}}: K_is_1: the load's pointers are contiguous along its rows
 // CU-NEXT:  float [[R:[a-z_0-9]+]][L{{[0-9]+}}::ELEMS];
@@ -118,7 +118,7 @@ TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
 // H-LABEL: inline void middle_max(
 // H:       key.push(tilec::div16_mask(x, out, M, N, K)
 // H-NEXT:      | tilec::one_fact(K, 7)
-// H-NEXT:      | tilec::grid_fact(grid.y, 30));
+// H-NEXT:      | tilec::grid_fact(grid.y, 62));
 
 // A dot loop's loads are the pipeline's: not versioned (the launcher checks a column stride
 // for 1 before it encodes a tensor map instead).

@@ -67,18 +67,18 @@ TEST(AotDiv16Masks, NoneThenPointersThenAll) {
   k.name = "add_kernel";
   k.params = {param("x", ScalarKind::F32, true), param("y", ScalarKind::F32, true),
               param("out", ScalarKind::F32, true), param("n", ScalarKind::I32, false)};
-  EXPECT_EQ(aotDiv16Masks(k), (std::vector<unsigned>{0u, 7u, 15u}));
+  EXPECT_EQ(aotDiv16Masks(k), (std::vector<uint64_t>{0u, 7u, 15u}));
 }
 
 TEST(AotDiv16Masks, NoRepeatedMasks) {
   Kernel floats; // a float scalar cannot carry the fact: "all" is "pointers"
   floats.params = {param("x", ScalarKind::F16, true), param("s", ScalarKind::F32, false)};
-  EXPECT_EQ(aotDiv16Masks(floats), (std::vector<unsigned>{0u, 1u}));
+  EXPECT_EQ(aotDiv16Masks(floats), (std::vector<uint64_t>{0u, 1u}));
   Kernel ints; // no pointers
   ints.params = {param("n", ScalarKind::I64, false), param("s", ScalarKind::F64, false)};
-  EXPECT_EQ(aotDiv16Masks(ints), (std::vector<unsigned>{0u, 1u}));
+  EXPECT_EQ(aotDiv16Masks(ints), (std::vector<uint64_t>{0u, 1u}));
   Kernel none;
-  EXPECT_EQ(aotDiv16Masks(none), (std::vector<unsigned>{0u}));
+  EXPECT_EQ(aotDiv16Masks(none), (std::vector<uint64_t>{0u}));
 }
 
 TEST(NameExpression, TemplateArgumentsThenLaunchOptionsThenMask) {

@@ -53,38 +53,38 @@ std::string parseAotSpec(const std::string &text, AotSpec &out) {
   return "";
 }
 
-std::vector<unsigned> aotDiv16Masks(const Kernel &k) {
-  unsigned pointers = 0, all = 0;
+std::vector<uint64_t> aotDiv16Masks(const Kernel &k) {
+  uint64_t pointers = 0, all = 0;
   for (size_t i = 0; i < k.params.size() && hasDiv16Bit(i); ++i) {
     if (k.params[i].type.pointer)
-      pointers |= 1u << i;
+      pointers |= uint64_t(1) << i;
     if (k.params[i].canCarryDiv16())
-      all |= 1u << i;
+      all |= uint64_t(1) << i;
   }
-  std::vector<unsigned> masks = {0u};
+  std::vector<uint64_t> masks = {0};
   if (pointers)
     masks.push_back(pointers);
   if (all != pointers)
     masks.push_back(all);
   // The kernel's other facts (ir/SpecFacts.h) hold in the usual launch too: with all of them,
   // the CUDA of their branches is compiled as well.
-  unsigned facts = 0;
+  uint64_t facts = 0;
   for (const SpecFact &f : usedSpecFacts(k))
-    facts |= 1u << f.bit;
+    facts |= uint64_t(1) << f.bit;
   if (facts)
     masks.push_back(all | facts);
   // A tl::dot loop copied per set of unit strides (unit-stride-dot-loops): with every fact the
   // first copy is compiled, so each other copy gets a specialization of its own facts (and
   // the ones the kernel's other branches use that are not arguments' 1s).
-  unsigned others = 0;
+  uint64_t others = 0;
   for (const SpecFact &f : usedSpecFacts(k))
-    others |= f.param < 0 ? 1u << f.bit : 0u;
+    others |= f.param < 0 ? uint64_t(1) << f.bit : 0;
   walk(k, [&](const Op &op) {
     if (op.kind != OpKind::If || op.constexprCond.empty() || op.regions.empty())
       return;
     bool dotLoop = false;
     walkRegion(*op.regions[0], [&](const Op &x) { dotLoop |= x.kind == OpKind::Dot; });
-    unsigned version = all | others | specFactBitsIn(k, op.constexprCond);
+    uint64_t version = all | others | specFactBitsIn(k, op.constexprCond);
     if (dotLoop && std::find(masks.begin(), masks.end(), version) == masks.end())
       masks.push_back(version);
   });
@@ -145,7 +145,7 @@ std::string checkAotArgs(const Kernel &k, AotSpec &s) {
   return "";
 }
 
-std::string nameExpression(const Kernel &k, const AotSpec &s, unsigned div16) {
+std::string nameExpression(const Kernel &k, const AotSpec &s, uint64_t div16) {
   std::string n = k.name + "<";
   for (auto &a : s.templateArgs)
     n += a + ", ";
@@ -188,7 +188,7 @@ std::string emitAot(const std::vector<const Kernel *> &kernels, const std::vecto
         k = c;
     if (!k)
       continue;
-    for (unsigned mask : aotDiv16Masks(*k)) {
+    for (uint64_t mask : aotDiv16Masks(*k)) {
       std::string name = nameExpression(*k, s, mask);
       os << "void* resolve_" << n << "() { return function_of(&" << name << "); }\n";
       reg << "    tilec::register_aot_kernel(\"" << name << "\", &resolve_" << n << ");\n";

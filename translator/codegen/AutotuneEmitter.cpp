@@ -162,7 +162,7 @@ void Emitter::emitLauncher() {
       << templateKinds(k_) << "\");\n";
   os_ << "  static tilec::Autotuner " << n.tuner << "(" << ns_ << "::source, " << ns_
       << "::" << name << "_tuning());\n";
-  os_ << "  const uint32_t " << n.div16 << " = tilec::div16_mask(";
+  os_ << "  const uint64_t " << n.div16 << " = tilec::div16_mask(";
   for (size_t i = 0; i < k_.params.size() && hasDiv16Bit(i); ++i)
     os_ << (i ? ", " : "") << k_.params[i].name;
   os_ << ");\n";

@@ -132,10 +132,10 @@ std::string parseAotSpec(const std::string &text, AotSpec &out);
 std::string checkAotArgs(const Kernel &k, AotSpec &s);
 
 /// The DIV16 masks instantiated ahead of time: none, pointers only, every eligible argument.
-std::vector<unsigned> aotDiv16Masks(const Kernel &k);
+std::vector<uint64_t> aotDiv16Masks(const Kernel &k);
 
 /// Full name expression of one instantiation, as the runtime spells it.
-std::string nameExpression(const Kernel &k, const AotSpec &s, unsigned div16);
+std::string nameExpression(const Kernel &k, const AotSpec &s, uint64_t div16);
 
 /// The nvcc translation unit that instantiates and registers `specs`.
 std::string emitAot(const std::vector<const Kernel *> &kernels, const std::vector<AotSpec> &specs,

@@ -367,7 +367,7 @@ std::string KernelEmitter::run() {
   os << "template <";
   for (auto &tp : k_.templateParams)
     os << tp.cppType << " " << tp.name << ", ";
-  os << "int NUM_WARPS, int NUM_STAGES, unsigned DIV16>\n";
+  os << "int NUM_WARPS, int NUM_STAGES, unsigned long long DIV16>\n";
   // Threads per warp: the device library's tilec::WARP_SIZE, which is the target's warp size
   // (tests/unit/target_test.cpp holds the two together).
   const std::string warpSize = "tilec::WARP_SIZE";
@@ -396,7 +396,7 @@ std::string KernelEmitter::run() {
     if (hasDiv16Bit(i))
       os << "  constexpr bool " << fact << " = (DIV16 >> " << i << ") & 1u;\n";
     else
-      os << "  constexpr bool " << fact << " = false; // no DIV16 bit past the 29th argument\n";
+      os << "  constexpr bool " << fact << " = false; // no DIV16 bit past the 61st argument\n";
   }
   for (const SpecFact &f : usedSpecFacts(k_))
     os << "  constexpr bool " << f.name << " = (DIV16 >> " << f.bit << ") & 1u; // "

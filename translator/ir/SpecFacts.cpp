@@ -34,14 +34,14 @@ int oneFactBit(const Kernel &k, size_t i) {
   size_t bit = std::min(k.params.size(), kDiv16ArgBits);
   for (size_t j = 0; j < i; ++j)
     bit += integer(j) ? 1 : 0;
-  return bit < 29 ? int(bit) : -1;
+  return bit < kDiv16ArgBits ? int(bit) : -1;
 }
 
-unsigned specFactBitsIn(const Kernel &k, const std::string &condition) {
-  unsigned bits = 0;
+uint64_t specFactBitsIn(const Kernel &k, const std::string &condition) {
+  uint64_t bits = 0;
   for (size_t i = 0; i < k.params.size(); ++i)
     if (int bit = oneFactBit(k, i); bit >= 0 && mentions(condition, oneFactName(k.params[i])))
-      bits |= 1u << bit;
+      bits |= uint64_t(1) << bit;
   return bits;
 }
 
@@ -50,12 +50,12 @@ std::string mapsFactName() { return "all_maps_encoded"; }
 int mapsFactBit(const Kernel &k) {
   bool maps = false;
   walk(k, [&](const Op &op) { maps |= op.kind == OpKind::TmaMap; });
-  return maps ? 29 : -1;
+  return maps ? int(kDiv16ArgBits) : -1;
 }
 
 std::string gridFactName(int axis) { return std::string("grid_") + "xyz"[axis] + "_is_1"; }
 
-int gridFactBit(int axis) { return 29 + axis; }
+int gridFactBit(int axis) { return int(kDiv16ArgBits) + axis; }
 
 std::vector<SpecFact> usedSpecFacts(const Kernel &k) {
   std::string conditions;

@@ -1,14 +1,15 @@
 // Specialization facts beyond DIV16's: what a kernel's CUDA may know at compile time about
 // one launch, because the launcher computes it from the launch and puts it in the
-// specialization key (the same `unsigned DIV16` template argument, past the arguments' bits).
+// specialization key (the same `unsigned long long DIV16` template argument, past the
+// arguments' bits).
 //
 //   K_is_1            an integer argument equals 1 (Triton compiles a kernel again for such an
-//                     argument); bit min(params.size(), 29) + j for the j-th integer
-//                     argument, where that is below 29
+//                     argument); bit min(params.size(), 61) + j for the j-th integer
+//                     argument, where that is below 61
 //   all_maps_encoded  the launcher encoded every tensor map of the kernel (and, for a
 //                     warp-specialized kernel, allowed the producer warpgroup), so the
-//                     copy engine's path is the only one compiled (bit 29)
-//   grid_y_is_1       the grid has one program along y (bit 30) or z (grid_z_is_1, bit 31), so
+//                     copy engine's path is the only one compiled (bit 61)
+//   grid_y_is_1       the grid has one program along y (bit 62) or z (grid_z_is_1, bit 63), so
 //                     tl::program_id(1) or (2) is 0
 //
 // A pass that wants one says so in the IR: an If on `constexpr(K_is_1)`, a program_id op
@@ -19,14 +20,16 @@
 
 #include "ir/IR.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tilec {
 
-/// Arguments with a DIV16 bit of their own (bit i for argument i): the first 29. Later ones
-/// never carry the fact (a kernel may take more arguments; Mamba's state update takes 45).
-constexpr size_t kDiv16ArgBits = 29;
+/// Arguments with a DIV16 bit of their own (bit i for argument i): the first 61 (the 64-bit
+/// mask keeps 3 bits for the maps and grid facts). Later ones never carry the fact. Mamba's
+/// state update takes 45 arguments, its strides' "== 1" facts at bits 45 to 60.
+constexpr size_t kDiv16ArgBits = 61;
 inline bool hasDiv16Bit(size_t i) { return i < kDiv16ArgBits; }
 
 /// The constexpr bool in generated code that says integer argument `p` equals 1.
@@ -52,7 +55,7 @@ struct SpecFact {
 };
 
 /// The bits of the arguments' equals-1 facts that `condition` (an `if constexpr`'s) names.
-unsigned specFactBitsIn(const Kernel &k, const std::string &condition);
+uint64_t specFactBitsIn(const Kernel &k, const std::string &condition);
 
 /// The facts the kernel's IR uses, by bit.
 std::vector<SpecFact> usedSpecFacts(const Kernel &k);

@@ -31,10 +31,10 @@ std::vector<std::string> defaultInstances(const Kernel &k, const AutotuneDecl *t
     specs.push_back(plain);
   std::vector<std::string> out;
   for (size_t i = 0; i < specs.size(); ++i) {
-    std::vector<unsigned> masks = aotDiv16Masks(k);
+    std::vector<uint64_t> masks = aotDiv16Masks(k);
     if (i > 0)
       masks.erase(masks.begin(), masks.end() - 1);
-    for (unsigned m : masks)
+    for (uint64_t m : masks)
       out.push_back(nameExpression(k, specs[i], m));
   }
   return out;
@@ -52,7 +52,7 @@ CheckInstances checkInstances(const std::vector<const Kernel *> &kernels,
     for (auto &s : specs)
       if (s.kernel == k->name) {
         named = true;
-        for (unsigned m : aotDiv16Masks(*k))
+        for (uint64_t m : aotDiv16Masks(*k))
           out.names.push_back(nameExpression(*k, s, m));
       }
     if (named)

@@ -44,10 +44,12 @@ struct SpecKey {
   static constexpr int kMax = 16;
   int64_t v[kMax] = {};
   int n = 0;
-  void push(int64_t x) {
+  /// Any integer: template values, type ids, and the 64-bit DIV16 mask (kept bit for bit).
+  template <class I> void push(I x) {
+    static_assert(std::is_integral_v<I>, "a specialization key holds integers");
     if (n == kMax)
       throw Error("tilec: too many template arguments in a specialization key");
-    v[n++] = x;
+    v[n++] = int64_t(x);
   }
   bool operator==(const SpecKey &o) const {
     if (n != o.n)
@@ -107,29 +109,33 @@ template <class T> inline bool div16(const T &arg) {
 }
 
 /// Bit i set when argument i carries the div16 fact; the kernel's DIV16 template argument.
-template <class... Args> inline uint32_t div16_mask(const Args &...args) {
-  uint32_t mask = 0, bit = 1;
-  ((mask |= div16(args) ? bit : 0u, bit <<= 1), ...);
+/// Launchers pass the first 61 arguments (the last 3 bits are other facts).
+template <class... Args> inline uint64_t div16_mask(const Args &...args) {
+  static_assert(sizeof...(Args) <= 61, "the last 3 bits of DIV16 are not arguments'");
+  uint64_t mask = 0, bit = 1;
+  ((mask |= div16(args) ? bit : 0, bit <<= 1), ...);
   return mask;
 }
 
 /// `bit` when the integer argument `arg` equals 1 (a kernel compiled for it knows its strides
 /// are 1, as Triton's is), else 0: a DIV16 bit past the arguments' own.
-template <class T> inline uint32_t one_fact(const T &arg, int bit) {
+template <class T> inline uint64_t one_fact(const T &arg, int bit) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    return arg == 1 ? 1u << bit : 0u;
+    return arg == 1 ? uint64_t(1) << bit : 0;
   else
-    return 0u;
+    return 0;
 }
 
 /// `bit` when the grid has one program along an axis (`programs`, the grid's y or z), so
 /// that tl::program_id of that axis is 0 in the kernel compiled for it.
-inline uint32_t grid_fact(uint32_t programs, int bit) { return programs == 1 ? 1u << bit : 0u; }
+inline uint64_t grid_fact(uint32_t programs, int bit) {
+  return programs == 1 ? uint64_t(1) << bit : 0;
+}
 
 /// `bit` when the launcher encoded every tensor map of the kernel (`live` holds `all`), so
 /// that the kernel compiled for it holds only the copy engine's path.
-inline uint32_t maps_fact(uint32_t live, uint32_t all, int bit) {
-  return live == all ? 1u << bit : 0u;
+inline uint64_t maps_fact(uint32_t live, uint32_t all, int bit) {
+  return live == all ? uint64_t(1) << bit : 0;
 }
 
 /// Compile-time options of one NVRTC compile (besides the specialization).
