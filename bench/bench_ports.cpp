@@ -439,17 +439,6 @@ void selective_state_update(cudaStream_t s) {
   Dev<bf16> state(states), x(xs, -1, 1, 2), dt(size_t(batch) * nheads, -3, 1, 3), B(bcs, -1, 1, 4);
   Dev<bf16> C(bcs, -1, 1, 5), out(xs);
   Dev<float> dt_bias(nheads, -0.5f, 0.5f, 6), A(nheads, -2, -0.1f, 7), D(nheads, -1, 1, 8);
-  // the 29 strides in the original's order; 0 where Mamba2.step repeats a tensor
-  Dev<int> strides(std::vector<int>{nheads * dim * dstate, dim * dstate, dstate, 1, // state
-                                    nheads * dim, dim, 1,                           // x
-                                    nheads, 1, 0,                                   // dt
-                                    1, 0,                                           // dt_bias
-                                    1, 0, 0,                                        // A
-                                    ngroups * dstate, dstate, 1,                    // B
-                                    ngroups * dstate, dstate, 1,                    // C
-                                    1, 0,                                           // D
-                                    0, 0, 0,                                        // z
-                                    nheads * dim, dim, 1});                         // out
   const Restore fresh(s, {{state.p, states * sizeof(bf16)}});
   report("selective_state_update bf16 b64 h80 p64 n128",
          2.0 * states * 2 + 2.0 * xs * 2 + batch * nheads * 2.0 + 2.0 * bcs * 2 + 3 * nheads * 4,
@@ -458,7 +447,18 @@ void selective_state_update(cudaStream_t s) {
                                          false, 128>(
                tilec::Grid{dim / 4, batch, nheads}, s, state.p, x.p, dt.p, dt_bias.p, A.p, B.p,
                C.p, D.p, nullptr, out.p, nullptr, batch, nheads, dim, dstate, nheads / ngroups,
-               strides.p, {.num_warps = 4});
+               // the 29 strides in the original's order; 0 where Mamba2.step repeats a tensor
+               nheads * dim * dstate, dim * dstate, dstate, 1, // state
+               nheads * dim, dim, 1,                           // x
+               nheads, 1, 0,                                   // dt
+               1, 0,                                           // dt_bias
+               1, 0, 0,                                        // A
+               ngroups * dstate, dstate, 1,                    // B
+               ngroups * dstate, dstate, 1,                    // C
+               1, 0,                                           // D
+               0, 0, 0,                                        // z
+               nheads * dim, dim, 1,                           // out
+               {.num_warps = 4});
          }, &fresh);
 }
 

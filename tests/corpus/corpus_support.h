@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../interpreter/support.h"
@@ -40,6 +41,12 @@ inline bool untouched(float v) {
   uint32_t bits;
   std::memcpy(&bits, &v, 4);
   return bits == 0xffffffffu;
+}
+
+/// f(v[0], ..., v[N - 1]): a launch that takes N values (Mamba's 29 strides) from one list.
+template <size_t N, class T, class F> void spread(const std::vector<T> &v, F &&f) {
+  EXPECT_EQ(v.size(), N);
+  [&]<size_t... I>(std::index_sequence<I...>) { f(v[I]...); }(std::make_index_sequence<N>{});
 }
 
 } // namespace corpus

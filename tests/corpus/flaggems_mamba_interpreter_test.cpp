@@ -670,13 +670,15 @@ template <bool SP, bool TIE, bool HDB, bool HD, bool HZ, bool HI> void run_ssu()
                                     dim,
                                     1}; // out
   ASSERT_EQ(strides.size(), 29u);
-  tilec::interpret::launch(
-      _selective_scan_update_kernel<float, float, float, SP, TIE, BLOCK_M, HDB, HD, HZ, HI,
-                                    BLOCK_DSTATE>,
-      tilec::Grid{u32(cdiv(dim, BLOCK_M)), u32(batch), u32(nheads)}, checked(state, "state"),
-      checked(x, "x"), checked(dt, "dt"), opt<HDB>(dt_bias, "dt_bias"), checked(A, "A"),
-      checked(B, "B"), checked(C, "C"), opt<HD>(D, "D"), opt<HZ>(z, "z"), checked(out, "out"),
-      opt<HI>(indices, "indices"), batch, nheads, dim, dstate, ratio, checked(strides, "strides"));
+  spread<29>(strides, [&](auto... stride) {
+    tilec::interpret::launch(
+        _selective_scan_update_kernel<float, float, float, SP, TIE, BLOCK_M, HDB, HD, HZ, HI,
+                                      BLOCK_DSTATE>,
+        tilec::Grid{u32(cdiv(dim, BLOCK_M)), u32(batch), u32(nheads)}, checked(state, "state"),
+        checked(x, "x"), checked(dt, "dt"), opt<HDB>(dt_bias, "dt_bias"), checked(A, "A"),
+        checked(B, "B"), checked(C, "C"), opt<HD>(D, "D"), opt<HZ>(z, "z"), checked(out, "out"),
+        opt<HI>(indices, "indices"), batch, nheads, dim, dstate, ratio, stride...);
+  });
 
   auto want_state = state0;
   for (int b = 0; b < batch; ++b)

@@ -63,6 +63,7 @@ namespace {
 
 using bf16 = tl::bfloat16;
 using corpus::uniform;
+using corpus::spread;
 using tilec_test::expect_close;
 using tilec_test::Mirror;
 
@@ -620,19 +621,20 @@ void selectiveStateUpdateOnGpu() {
   Mirror<T> gx(x), gdt(dt), gB(B), gC(C), gz(z), gout(out);
   Mirror<TW> gdt_bias(dt_bias), gA(A), gD(D);
   Mirror<int32_t> gindices(indices);
-  Mirror<int> gstrides(strides);
   const tilec::Grid grid{u32(cdiv(dim, BLOCK_M)), u32(batch), u32(nheads)};
-  tilec::interpret::launch(host::_selective_scan_update_kernel<TS, T, TW, SP, TIE, BLOCK_M, HDB, HD,
-                                                               HZ, HI, BLOCK_DSTATE>,
-                           grid, state.data(), x.data(), dt.data(), HDB ? dt_bias.data() : nullptr,
-                           A.data(), B.data(), C.data(), HD ? D.data() : nullptr,
-                           HZ ? z.data() : nullptr, out.data(), HI ? indices.data() : nullptr,
-                           batch, nheads, dim, dstate, ratio, strides.data());
-  _selective_scan_update_kernel<TS, T, TW, SP, TIE, BLOCK_M, HDB, HD, HZ, HI, BLOCK_DSTATE>(
-      grid, nullptr, gstate.ptr(), gx.ptr(), gdt.ptr(), HDB ? gdt_bias.ptr() : nullptr, gA.ptr(),
-      gB.ptr(), gC.ptr(), HD ? gD.ptr() : nullptr, HZ ? gz.ptr() : nullptr, gout.ptr(),
-      HI ? gindices.ptr() : nullptr, batch, nheads, dim, dstate, ratio, gstrides.ptr(),
-      {.num_warps = 4});
+  spread<29>(strides, [&](auto... stride) {
+    tilec::interpret::launch(
+        host::_selective_scan_update_kernel<TS, T, TW, SP, TIE, BLOCK_M, HDB, HD, HZ, HI,
+                                            BLOCK_DSTATE>,
+        grid, state.data(), x.data(), dt.data(), HDB ? dt_bias.data() : nullptr, A.data(),
+        B.data(), C.data(), HD ? D.data() : nullptr, HZ ? z.data() : nullptr, out.data(),
+        HI ? indices.data() : nullptr, batch, nheads, dim, dstate, ratio, stride...);
+    _selective_scan_update_kernel<TS, T, TW, SP, TIE, BLOCK_M, HDB, HD, HZ, HI, BLOCK_DSTATE>(
+        grid, nullptr, gstate.ptr(), gx.ptr(), gdt.ptr(), HDB ? gdt_bias.ptr() : nullptr, gA.ptr(),
+        gB.ptr(), gC.ptr(), HD ? gD.ptr() : nullptr, HZ ? gz.ptr() : nullptr, gout.ptr(),
+        HI ? gindices.ptr() : nullptr, batch, nheads, dim, dstate, ratio, stride...,
+        {.num_warps = 4});
+  });
   tilec_test::synchronize();
   // the rows no batch entry points at keep their values on both sides
   expect_near(gstate.get(), state, kIsFloat<TS> ? 1e-6 : 1e-3, rel_for<TS>(1e-5), "state");

@@ -18,9 +18,9 @@
 // `state = state * dA + dB * x[:, None]` is written in each branch, and the pointer tiles of
 // the optional inputs (dt_bias_ptrs, D_ptrs, z_ptrs) are made in the branches that load them
 // (Python's scoping lets the original make them in earlier if-blocks; made unconditionally,
-// they would offset a null pointer). The original has 45
-// arguments, 29 of them strides; the strides come in one int array (`strides`, in the
-// original's order) that the kernel reads first, which keeps the launch short.
+// they would offset a null pointer). Like the original, it takes 45 arguments, 29 of them
+// strides: the launcher's 64-bit specialization mask keeps their alignment facts and the
+// state's unit stride along dstate (the original's Triton specialization on stride == 1).
 // With TIE_HDIM `state * dA` multiplies in float, as in Triton, where dA is a tensor: the
 // state is cast first (tilec keeps a tile's type with any float scalar).
 #include <tilec/tl.h>
@@ -38,38 +38,17 @@ TILEC_KERNEL void _selective_scan_update_kernel(
     // sizes
     [[maybe_unused]] int batch, [[maybe_unused]] int nheads, int dim, int dstate,
     int nheads_ngroups_ratio,
-    // Strides: the original's 29 stride arguments, in its order (see the header)
-    const int *strides) {
-  int stride_state_batch = tl::load(strides + 0);
-  int stride_state_head = tl::load(strides + 1);
-  int stride_state_dim = tl::load(strides + 2);
-  int stride_state_dstate = tl::load(strides + 3);
-  int stride_x_batch = tl::load(strides + 4);
-  int stride_x_head = tl::load(strides + 5);
-  int stride_x_dim = tl::load(strides + 6);
-  int stride_dt_batch = tl::load(strides + 7);
-  int stride_dt_head = tl::load(strides + 8);
-  int stride_dt_dim = tl::load(strides + 9);
-  int stride_dt_bias_head = tl::load(strides + 10);
-  int stride_dt_bias_dim = tl::load(strides + 11);
-  int stride_A_head = tl::load(strides + 12);
-  int stride_A_dim = tl::load(strides + 13);
-  int stride_A_dstate = tl::load(strides + 14);
-  int stride_B_batch = tl::load(strides + 15);
-  int stride_B_group = tl::load(strides + 16);
-  int stride_B_dstate = tl::load(strides + 17);
-  int stride_C_batch = tl::load(strides + 18);
-  int stride_C_group = tl::load(strides + 19);
-  int stride_C_dstate = tl::load(strides + 20);
-  int stride_D_head = tl::load(strides + 21);
-  int stride_D_dim = tl::load(strides + 22);
-  int stride_z_batch = tl::load(strides + 23);
-  int stride_z_head = tl::load(strides + 24);
-  int stride_z_dim = tl::load(strides + 25);
-  int stride_out_batch = tl::load(strides + 26);
-  int stride_out_head = tl::load(strides + 27);
-  int stride_out_dim = tl::load(strides + 28);
-
+    // strides (those of optional inputs unused without them)
+    int stride_state_batch, int stride_state_head, int stride_state_dim, int stride_state_dstate,
+    int stride_x_batch, int stride_x_head, int stride_x_dim, int stride_dt_batch,
+    int stride_dt_head, [[maybe_unused]] int stride_dt_dim,
+    [[maybe_unused]] int stride_dt_bias_head, [[maybe_unused]] int stride_dt_bias_dim,
+    int stride_A_head, [[maybe_unused]] int stride_A_dim, [[maybe_unused]] int stride_A_dstate,
+    int stride_B_batch, int stride_B_group, int stride_B_dstate, int stride_C_batch,
+    int stride_C_group, int stride_C_dstate, [[maybe_unused]] int stride_D_head,
+    [[maybe_unused]] int stride_D_dim, [[maybe_unused]] int stride_z_batch,
+    [[maybe_unused]] int stride_z_head, [[maybe_unused]] int stride_z_dim, int stride_out_batch,
+    int stride_out_head, int stride_out_dim) {
   int pid_m = tl::program_id(0);
   int pid_b = tl::program_id(1);
   int pid_h = tl::program_id(2);
