@@ -95,7 +95,7 @@ TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
 // IR:         reduce {{.*}}[[V]]
 
 // CU-LABEL: middle_max(
-// CU:       constexpr bool K_is_1 = (DIV16 >> 7) & 1u; // K == 1 in this specialization
+// CU:       constexpr bool K_is_1 = (DIV16 >> 5) & 1u; // K == 1 in this specialization
 // CU-NEXT:  constexpr bool grid_y_is_1 = (DIV16 >> 62) & 1u; // a grid of one program along y in this specialization
 // CU:       const int [[PID:t[0-9]+]] = (grid_y_is_1 ? 0 : int(blockIdx.y));
 // CU:       // unit_stride_accesses.cpp:{{[0-9]+}}: K_is_1: the load's pointers are contiguous along its rows
@@ -117,7 +117,7 @@ TILEC_KERNEL void middle_max(const float *x, float *out, int M, int N, int K) {
 // H:       key.push(tilec::div16_mask(x, c, M, N, stride_cm, stride_cn));
 // H-LABEL: inline void middle_max(
 // H:       key.push(tilec::div16_mask(x, out, M, N, K)
-// H-NEXT:      | tilec::one_fact(K, 7)
+// H-NEXT:      | tilec::one_fact(K, 5)
 // H-NEXT:      | tilec::grid_fact(grid.y, 62));
 
 // A dot loop's loads are the pipeline's: not versioned (the launcher checks a column stride

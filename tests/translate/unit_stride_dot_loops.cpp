@@ -53,9 +53,11 @@ TILEC_KERNEL void strided_mm(const tl::half *a, const tl::half *b, float *c, int
 // CU:         // to shared memory (cp.async); BK consecutive addresses
 // CU:       } else {
 // CU:         // to shared memory (cp.async); 1 consecutive addresses
-// The launcher computes the facts: bits past the 8 arguments', numbered among the integers.
+// The launcher computes the facts: bits past the 8 arguments', numbered among the integers
+// whose facts the kernel asks about (K's is not: sam at 8, sak at 9).
 // H-LABEL: strided_mm
-// H:       | tilec::one_fact(sak, 10)
+// H:       | tilec::one_fact(sam, 8)
+// H-NEXT:  | tilec::one_fact(sak, 9)
 
 // vLLM's fused MoE: A's rows gathered through loaded token ids (never contiguous along M),
 // the expert's weights at a loaded offset, stored [E, N, K] (stride_bk 1) or [E, K, N].

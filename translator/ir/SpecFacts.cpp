@@ -23,18 +23,52 @@ bool mentions(const std::string &text, const std::string &word) {
 
 std::string oneFactName(const KernelParam &p) { return p.name + "_is_1"; }
 
+namespace {
+
+/// Every `if constexpr` condition of the kernel, one after another.
+std::string constexprConditions(const Kernel &k) {
+  std::string conditions;
+  walk(k, [&](const Op &op) {
+    if (!op.constexprCond.empty())
+      conditions += op.constexprCond + " ";
+  });
+  return conditions;
+}
+
+bool isIntegerParam(const Kernel &k, size_t i) {
+  return !k.params[i].type.pointer && k.params[i].type.elem.isInteger();
+}
+
+/// Whether the kernel's conditions ask about argument i's equals-1 fact.
+bool askedAbout(const Kernel &k, const std::string &conditions, size_t i) {
+  return isIntegerParam(k, i) && mentions(conditions, oneFactName(k.params[i]));
+}
+
+} // namespace
+
 int oneFactBit(const Kernel &k, size_t i) {
-  auto integer = [&](size_t j) {
-    return !k.params[j].type.pointer && k.params[j].type.elem.isInteger();
-  };
-  if (!integer(i))
+  // Only the facts the kernel asks about have bits, numbered among themselves in argument
+  // order past the arguments' own: Mamba's 34 integers would not fit past its 45 arguments,
+  // the strides its copies test do. Passes make sure they fit (roomForOneFacts).
+  const std::string conditions = constexprConditions(k);
+  if (!askedAbout(k, conditions, i))
     return -1;
-  // Only integer arguments have one, numbered among themselves: a kernel with many pointers
-  // (vLLM's fused MoE: 7 before its 11 integers) keeps room for its strides' facts.
   size_t bit = std::min(k.params.size(), kDiv16ArgBits);
   for (size_t j = 0; j < i; ++j)
-    bit += integer(j) ? 1 : 0;
+    bit += askedAbout(k, conditions, j) ? 1 : 0;
   return bit < kDiv16ArgBits ? int(bit) : -1;
+}
+
+bool roomForOneFacts(const Kernel &k, const std::vector<size_t> &params) {
+  const std::string conditions = constexprConditions(k);
+  size_t facts = 0;
+  for (size_t j = 0; j < k.params.size(); ++j) {
+    bool added = std::find(params.begin(), params.end(), j) != params.end();
+    if (added && !isIntegerParam(k, j))
+      return false;
+    facts += askedAbout(k, conditions, j) || added ? 1 : 0;
+  }
+  return std::min(k.params.size(), kDiv16ArgBits) + facts <= kDiv16ArgBits;
 }
 
 uint64_t specFactBitsIn(const Kernel &k, const std::string &condition) {

@@ -4,8 +4,8 @@
 // arguments' bits).
 //
 //   K_is_1            an integer argument equals 1 (Triton compiles a kernel again for such an
-//                     argument); bit min(params.size(), 61) + j for the j-th integer
-//                     argument, where that is below 61
+//                     argument); bit min(params.size(), 61) + j for the j-th of the integer
+//                     arguments whose fact the kernel asks about, where that is below 61
 //   all_maps_encoded  the launcher encoded every tensor map of the kernel (and, for a
 //                     warp-specialized kernel, allowed the producer warpgroup), so the
 //                     copy engine's path is the only one compiled (bit 61)
@@ -34,8 +34,12 @@ inline bool hasDiv16Bit(size_t i) { return i < kDiv16ArgBits; }
 
 /// The constexpr bool in generated code that says integer argument `p` equals 1.
 std::string oneFactName(const KernelParam &p);
-/// The DIV16 bit of argument `i`'s equals-1 fact, or -1 when the mask has no room for it.
+/// The DIV16 bit of argument `i`'s equals-1 fact, or -1 when the kernel does not ask about it
+/// (no `if constexpr` names it) or the mask has no room for it.
 int oneFactBit(const Kernel &k, size_t i);
+/// Whether the integer arguments `params` may all get equals-1 facts besides those the kernel
+/// asks about already (a pass asks before it copies code for them).
+bool roomForOneFacts(const Kernel &k, const std::vector<size_t> &params);
 
 /// The constexpr bool that says every tensor map was encoded, and its DIV16 bit, or -1 when
 /// the kernel has no tensor maps or the arguments' own bits reach it.

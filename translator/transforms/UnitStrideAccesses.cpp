@@ -139,9 +139,10 @@ void versionAccess(Kernel &k, Op *access, const std::vector<const Value *> &args
   // element it loads (FlagGems' argmax: 255 with spills, 72 without that copy). A store keeps
   // the run-time branch: in tutorial 03's matmul epilogue the `if constexpr` form measured
   // 5-40% slower (bench/NOTES.md, "Facts for 1 and for one-program grids").
-  bool facts = access->kind == OpKind::Load;
+  std::vector<size_t> params;
   for (const Value *arg : args)
-    facts = facts && oneFactBit(k, size_t(defOf(arg, OpKind::Param)->attrs[0].value())) >= 0;
+    params.push_back(size_t(defOf(arg, OpKind::Param)->attrs[0].value()));
+  bool facts = access->kind == OpKind::Load && roomForOneFacts(k, params);
   std::map<const Value *, Value *> one; // each argument's 1, of its type
   Value *cond = nullptr;
   std::string factCond, says;

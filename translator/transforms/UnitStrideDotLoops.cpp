@@ -106,10 +106,10 @@ LoadOptions optionsOf(const Kernel &k, const Op &load,
   for (int d = rank - 1; d >= 0; --d) {
     if (args[size_t(d)].empty() || blocked[size_t(d)] || t.shape[size_t(d)].isConst(1))
       continue;
-    bool facts = true;
+    std::vector<size_t> params;
     for (const Value *a : args[size_t(d)])
-      facts = facts && oneFactBit(k, size_t(defOf(a, OpKind::Param)->attrs[0].value())) >= 0;
-    if (facts)
+      params.push_back(size_t(defOf(a, OpKind::Param)->attrs[0].value()));
+    if (roomForOneFacts(k, params))
       out.options.push_back({d, args[size_t(d)]});
   }
   return out;
