@@ -48,9 +48,24 @@ size_t buffer_sets(size_t bytes);
 double median_ms(const std::function<void(int)> &run, cudaStream_t s, int warmup = 10,
                  int reps = 50, const std::function<void()> &before = {});
 
-/// median_ms with 256 MB written elsewhere on `s` before every call, untimed, as Triton's
-/// do_bench does: the peers' matmul figures come from do_bench, so tilec's are timed the same
-/// way (no input left in L2, and the host's work per launch hidden behind the write).
+/// 256 MB written on a stream, so that no input of the next launch is left in L2: what
+/// Triton's do_bench enqueues before each of its timed launches.
+class L2Flush {
+public:
+  L2Flush();
+  L2Flush(const L2Flush &) = delete;
+  L2Flush &operator=(const L2Flush &) = delete;
+  ~L2Flush();
+  void operator()(cudaStream_t s) const;
+
+private:
+  static constexpr size_t kBytes = size_t(256) << 20;
+  void *buffer_ = nullptr;
+};
+
+/// median_ms with an L2Flush before every call, untimed, as Triton's do_bench does: the
+/// peers' matmul figures come from do_bench, so tilec's are timed the same way (no input left
+/// in L2, and the host's work per launch hidden behind the write).
 double median_ms_flushed(const std::function<void(int)> &run, cudaStream_t s, int warmup = 10,
                          int reps = 50);
 

@@ -60,30 +60,27 @@ public:
       CHECK_CUDA(cudaMemcpy(copy, p, bytes, cudaMemcpyDeviceToDevice));
       saved_.push_back({p, copy, bytes});
     }
-    CHECK_CUDA(cudaMalloc(&flush_, kFlushBytes));
   }
   Restore(const Restore &) = delete;
   Restore &operator=(const Restore &) = delete;
   ~Restore() {
     for (const Saved &b : saved_)
       cudaFree(b.copy);
-    cudaFree(flush_);
   }
   void operator()() const {
     for (const Saved &b : saved_)
       CHECK_CUDA(cudaMemcpyAsync(b.p, b.copy, b.bytes, cudaMemcpyDeviceToDevice, s_));
-    CHECK_CUDA(cudaMemsetAsync(flush_, 0, kFlushBytes, s_));
+    flush_(s_);
   }
 
 private:
-  static constexpr size_t kFlushBytes = size_t(256) << 20;
   struct Saved {
     void *p, *copy;
     size_t bytes;
   };
   cudaStream_t s_;
   std::vector<Saved> saved_;
-  void *flush_ = nullptr;
+  bench::L2Flush flush_;
 };
 
 /// Rows named "<prefix> <name>" by provider tilec, in GB/s of `bytes`.

@@ -31,18 +31,16 @@ TILEC_KERNEL void row_sums(const float *x, float *out, int M, int N) {
   tl::store(out + rows, tl::sum<1>(acc), rows < M);
 }
 
-// Column sums again, through tl::trans: a trans (like a tl::dot, a reshape or a hint) names
-// the tile's axes as written, so the kernel is left as it is, one element per access.
+// Column sums of one block of rows, through tl::trans: a trans (like a tl::dot, a reshape or a
+// hint) names the tile's axes as written, so the kernel is left as it is, one element per
+// access.
 template <int BLOCK_N, int BLOCK_M>
 TILEC_KERNEL void column_sums_trans(const float *x, float *out, int M, int N) {
   auto cols = tl::program_id(0) * BLOCK_N + tl::arange<0, BLOCK_N>();
-  auto acc = tl::zeros<float, BLOCK_N, BLOCK_M>();
-  for (int m = 0; m < M; m += BLOCK_M) {
-    auto rows = m + tl::arange<0, BLOCK_M>();
-    auto mask = tl::expand_dims<1>(cols < N) && tl::expand_dims<0>(rows < M);
-    acc += tl::load(x + tl::expand_dims<0>(rows) * N + tl::expand_dims<1>(cols), mask, 0.0f);
-  }
-  tl::store(out + cols, tl::sum<0>(tl::trans(acc)), cols < N);
+  auto rows = tl::arange<0, BLOCK_M>();
+  auto mask = tl::expand_dims<1>(cols < N) && tl::expand_dims<0>(rows < M);
+  auto block = tl::load(x + tl::expand_dims<0>(rows) * N + tl::expand_dims<1>(cols), mask, 0.0f);
+  tl::store(out + cols, tl::sum<0>(tl::trans(block)), cols < N);
 }
 
 // IR-LABEL: kernel @column_sums<

@@ -44,20 +44,21 @@ bool askedAbout(const Kernel &k, const std::string &conditions, size_t i) {
   return isIntegerParam(k, i) && mentions(conditions, oneFactName(k.params[i]));
 }
 
-} // namespace
-
-int oneFactBit(const Kernel &k, size_t i) {
-  // Only the facts the kernel asks about have bits, numbered among themselves in argument
-  // order past the arguments' own: Mamba's 34 integers would not fit past its 45 arguments,
-  // the strides its copies test do. Passes make sure they fit (roomForOneFacts).
+/// Each argument's equals-1 bit, or -1. Only the facts the kernel asks about have bits,
+/// numbered among themselves in argument order past the arguments' own: Mamba's 34 integers
+/// would not fit past its 45 arguments, the strides its copies test do. Passes make sure
+/// they fit (roomForOneFacts).
+std::vector<int> oneFactBits(const Kernel &k) {
   const std::string conditions = constexprConditions(k);
-  if (!askedAbout(k, conditions, i))
-    return -1;
+  std::vector<int> bits(k.params.size(), -1);
   size_t bit = std::min(k.params.size(), kDiv16ArgBits);
-  for (size_t j = 0; j < i; ++j)
-    bit += askedAbout(k, conditions, j) ? 1 : 0;
-  return bit < kDiv16ArgBits ? int(bit) : -1;
+  for (size_t i = 0; i < k.params.size(); ++i)
+    if (askedAbout(k, conditions, i) && bit < kDiv16ArgBits)
+      bits[i] = int(bit++);
+  return bits;
 }
+
+} // namespace
 
 bool roomForOneFacts(const Kernel &k, const std::vector<size_t> &params) {
   const std::string conditions = constexprConditions(k);
@@ -72,11 +73,12 @@ bool roomForOneFacts(const Kernel &k, const std::vector<size_t> &params) {
 }
 
 uint64_t specFactBitsIn(const Kernel &k, const std::string &condition) {
-  uint64_t bits = 0;
+  const std::vector<int> bits = oneFactBits(k);
+  uint64_t out = 0;
   for (size_t i = 0; i < k.params.size(); ++i)
-    if (int bit = oneFactBit(k, i); bit >= 0 && mentions(condition, oneFactName(k.params[i])))
-      bits |= uint64_t(1) << bit;
-  return bits;
+    if (bits[i] >= 0 && mentions(condition, oneFactName(k.params[i])))
+      out |= uint64_t(1) << bits[i];
+  return out;
 }
 
 std::string mapsFactName() { return "all_maps_encoded"; }
@@ -92,20 +94,16 @@ std::string gridFactName(int axis) { return std::string("grid_") + "xyz"[axis] +
 int gridFactBit(int axis) { return int(kDiv16ArgBits) + axis; }
 
 std::vector<SpecFact> usedSpecFacts(const Kernel &k) {
-  std::string conditions;
   bool gridAxis[3] = {false, false, false};
   walk(k, [&](const Op &op) {
-    if (!op.constexprCond.empty())
-      conditions += op.constexprCond + " ";
     if (op.kind == OpKind::ProgramId && op.zeroIfGridOne && op.axis > 0 && op.axis < 3)
       gridAxis[op.axis] = true;
   });
   std::vector<SpecFact> out;
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    int bit = oneFactBit(k, i);
-    if (bit >= 0 && mentions(conditions, oneFactName(k.params[i])))
-      out.push_back({bit, oneFactName(k.params[i]), int(i), 0});
-  }
+  const std::vector<int> bits = oneFactBits(k);
+  for (size_t i = 0; i < k.params.size(); ++i)
+    if (bits[i] >= 0)
+      out.push_back({bits[i], oneFactName(k.params[i]), int(i), 0});
   if (int bit = mapsFactBit(k); bit >= 0)
     out.push_back({bit, mapsFactName(), -1, 0, true});
   for (int axis = 1; axis < 3; ++axis)

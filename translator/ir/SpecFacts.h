@@ -28,15 +28,12 @@ namespace tilec {
 
 /// Arguments with a DIV16 bit of their own (bit i for argument i): the first 61 (the 64-bit
 /// mask keeps 3 bits for the maps and grid facts). Later ones never carry the fact. Mamba's
-/// state update takes 45 arguments, its strides' "== 1" facts at bits 45 to 60.
+/// state update takes 45 arguments, its strides' "== 1" facts from bit 45 on.
 constexpr size_t kDiv16ArgBits = 61;
 inline bool hasDiv16Bit(size_t i) { return i < kDiv16ArgBits; }
 
 /// The constexpr bool in generated code that says integer argument `p` equals 1.
 std::string oneFactName(const KernelParam &p);
-/// The DIV16 bit of argument `i`'s equals-1 fact, or -1 when the kernel does not ask about it
-/// (no `if constexpr` names it) or the mask has no room for it.
-int oneFactBit(const Kernel &k, size_t i);
 /// Whether the integer arguments `params` may all get equals-1 facts besides those the kernel
 /// asks about already (a pass asks before it copies code for them).
 bool roomForOneFacts(const Kernel &k, const std::vector<size_t> &params);

@@ -56,9 +56,10 @@ bool transposable(Kernel &k) {
   return ok;
 }
 
-/// Trades the two axes of every rank-2 value and of the ops that name an axis. Doing it twice
-/// gives the kernel back.
+/// Trades the two axes of every rank-2 value and of the ops that name an axis, and says so in
+/// the kernel. Doing it twice gives the kernel back.
 void transposeInPlace(Kernel &k) {
+  k.tilesTransposed = !k.tilesTransposed;
   for (auto &v : k.values)
     if (v->type.shape.size() == 2)
       std::swap(v->type.shape[0], v->type.shape[1]);
@@ -72,26 +73,27 @@ void transposeInPlace(Kernel &k) {
   });
 }
 
-/// The rank-2 loads, stores and atomics whose pointers axis-info finds contiguous along the
-/// rows for every value of the template parameters.
+/// A load, store or atomic of a rank-2 tile.
+bool isRank2Access(const Op &op) {
+  return (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::Atomic) &&
+         rankOf(op.operands[0]) == 2;
+}
+
+/// The rank-2 accesses whose pointers axis-info finds contiguous along the rows for every
+/// value of the template parameters.
 int contiguousAccesses(Kernel &k) {
   runAxisInfo(k);
   int n = 0;
   walkOps(k, [&](Op &op) {
-    if ((op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::Atomic) &&
-        rankOf(op.operands[0]) == 2 && !assuredRuns(op.operands[0]->info.contiguity).isConst(1))
-      ++n;
+    n += isRank2Access(op) && !assuredRuns(op.operands[0]->info.contiguity).isConst(1) ? 1 : 0;
   });
   return n;
 }
 
-/// Whether the kernel loads, stores or updates a rank-2 tile at all.
+/// Whether the kernel has a rank-2 access at all.
 bool accessesRank2(Kernel &k) {
   bool any = false;
-  walkOps(k, [&](Op &op) {
-    any |= (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::Atomic) &&
-           rankOf(op.operands[0]) == 2;
-  });
+  walkOps(k, [&](Op &op) { any |= isRank2Access(op); });
   return any;
 }
 
@@ -102,11 +104,8 @@ void runTransposeTiles(Kernel &k) {
     return;
   int before = contiguousAccesses(k);
   transposeInPlace(k);
-  k.tilesTransposed = true;
-  if (contiguousAccesses(k) <= before) {
+  if (contiguousAccesses(k) <= before)
     transposeInPlace(k);
-    k.tilesTransposed = false;
-  }
   // The facts were only for deciding: axis-info runs later, on the kernel as it ends up.
   for (auto &v : k.values)
     v->info = AxisInfo{};
