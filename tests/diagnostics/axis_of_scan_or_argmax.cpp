@@ -1,5 +1,5 @@
-// Scans and arg reductions of rank-2 tiles: the axis must be 0 or 1 (one axis at a time for
-// argmax / argmin); arg reductions of [M, 1] tiles are not translated yet.
+// Scans and arg reductions of rank-2 tiles: the axis must be 0 or 1 (or every axis, for the
+// reductions); arg reductions of [M, 1] tiles are not translated yet.
 #include <tilec/tl.h>
 
 template <int BM, int BN>
@@ -11,8 +11,8 @@ TILEC_KERNEL void k(const float* x, float* out, int* idx) {
   // CHECK: axis_of_scan_or_argmax.cpp:[[@LINE-1]]:25: error: tl::cumsum: the axis must be a dimension of the tile (0 or 1)
   tl::store(out + rows, tl::cumprod<1>(rows));
   // CHECK: axis_of_scan_or_argmax.cpp:[[@LINE-1]]:25: error: tl::cumprod: the axis must be a dimension of the tile (0)
-  tl::store(idx, tl::argmax(v));
-  // CHECK: axis_of_scan_or_argmax.cpp:[[@LINE-1]]:18: error: tl::argmax: reduce rank-2 tiles one axis at a time (tl::argmax<1>(t))
+  tl::store(idx, tl::argmax<2>(v));
+  // CHECK: axis_of_scan_or_argmax.cpp:[[@LINE-1]]:18: error: tl::argmax: the axis must be a dimension of the tile (0 or 1)
   tl::store(idx + rows, tl::argmin<1>(tl::expand_dims<1>(tl::load(x + rows))));
   // CHECK: axis_of_scan_or_argmax.cpp:[[@LINE-1]]:25: error: tl::argmin of a [BM, 1] tile is not supported by the translator yet; reduce the rank-1 tile before tl::expand_dims
 }

@@ -120,4 +120,75 @@ TEST(GpuRank2, TransposeAndReshape) {
   check_transpose<64, 32>(64, 64, 8);
 }
 
+template <int BM, int BN> void check_whole_block(int m, int n, int num_warps) {
+  std::mt19937 rng(m * 131 + n);
+  std::uniform_real_distribution<float> dist(-4.0f, -1.0f); // all negative: padding matters
+  std::uniform_int_distribution<int> bits_dist(0, 1 << 20);
+  std::vector<float> x(size_t(m) * n);
+  std::vector<int> bits(x.size());
+  for (float &v : x)
+    v = dist(rng);
+  for (int &v : bits)
+    v = bits_dist(rng);
+  tilec_test::DeviceBuffer dx(x.size() * sizeof(float)), dbits(bits.size() * sizeof(int));
+  tilec_test::DeviceBuffer dout(2 * sizeof(float)), diout(4 * sizeof(int));
+  tilec_test::DeviceBuffer dshifted(sizeof(float) * BM * BN);
+  dx.upload(x);
+  dbits.upload(bits);
+  dout.fill(0xff);
+  diout.fill(0xff);
+  dshifted.fill(0xff);
+  whole_block<BM, BN>(tilec::Grid{1}, nullptr, dx.as<float>(), dbits.as<int>(), dout.as<float>(),
+                      diout.as<int>(), dshifted.as<float>(), m, n, {.num_warps = num_warps});
+  tilec_test::synchronize();
+  // The reference over the whole block: loaded elements, then 0 (v) or -inf (argmax's input).
+  double sum = 0, max_abs = 0;
+  float lowest = INFINITY, highest = -INFINITY;
+  int x_or = 0, b_or = 0, argmax = -1, argmin = -1;
+  for (int k = 0; k < BM * BN; ++k) {
+    int r = k / BN, c = k % BN;
+    bool in = r < m && c < n;
+    float v = in ? x[size_t(r) * n + c] : 0.0f;
+    float hv = in ? v : -INFINITY;
+    int b = in ? bits[size_t(r) * n + c] : 0;
+    sum += v;
+    max_abs = std::max(max_abs, double(std::fabs(v)));
+    x_or ^= b;
+    b_or |= b;
+    if (argmax < 0 || hv > highest) { // ties: the first index
+      highest = hv;
+      argmax = k;
+    }
+    if (v < lowest) {
+      lowest = v;
+      argmin = k;
+    }
+  }
+  std::vector<float> out = dout.download<float>(), shifted = dshifted.download<float>();
+  std::vector<int> iout = diout.download<int>();
+  const std::string at = " BM=" + std::to_string(BM) + " BN=" + std::to_string(BN) +
+                         " m=" + std::to_string(m) + " n=" + std::to_string(n);
+  EXPECT_NEAR(out[0], sum, 1e-4 * (1 + std::fabs(sum))) << at;
+  EXPECT_EQ(out[1], float(max_abs)) << at;
+  EXPECT_EQ(iout[0], x_or) << at;
+  EXPECT_EQ(iout[1], b_or) << at;
+  EXPECT_EQ(iout[2], argmax) << at;
+  EXPECT_EQ(iout[3], argmin) << at;
+  for (int k = 0; k < BM * BN; ++k) {
+    int r = k / BN, c = k % BN;
+    float v = r < m && c < n ? x[size_t(r) * n + c] : 0.0f;
+    ASSERT_EQ(shifted[k], v - lowest) << "k=" << k << at;
+  }
+}
+
+TEST(GpuRank2, WholeBlockReductions) {
+  std::string why;
+  if (!tilec::gpu_available(&why))
+    GTEST_SKIP() << "no GPU: " << why;
+  check_whole_block<16, 64>(13, 61, 4);
+  check_whole_block<4, 8>(3, 5, 1);      // rows repeat across threads
+  check_whole_block<64, 128>(64, 100, 8); // warps along rows
+  check_whole_block<8, 256>(8, 256, 4);   // full block: argmax among loaded values only
+}
+
 } // namespace

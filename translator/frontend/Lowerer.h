@@ -246,6 +246,10 @@ public:
   /// cumsum / cumprod / associative_scan of `t` along `axis` (`reverse` from the template).
   Value *lowerScan(const clang::CallExpr *call, const Callee &callee, Value *t, int axis,
                    const SymExpr &reverse);
+  /// A reduction by value of every element of the rank-2 tile `t` (no axis, or
+  /// tl::all_axes): its rows, then the row results; `keepDims` gives a [1, 1] tile.
+  Value *lowerWholeReduction(const clang::CallExpr *call, const Callee &callee, Value *t,
+                             const SymExpr &keepDims);
   /// Builds `op`'s region from a TILEC_FUNC combine(a, b) on scalars of type `t`.
   bool lowerCombine(const clang::Expr *fn, const ElemType &t, Op *op);
 

@@ -150,6 +150,42 @@ Value *Lowerer::lowerScan(const CallExpr *call, const Callee &c, Value *t, int a
   return e->result;
 }
 
+Value *Lowerer::lowerWholeReduction(const CallExpr *call, const Callee &c, Value *t,
+                                    const SymExpr &keepDims) {
+  const std::string &n = c.name;
+  for (auto &d : t->type.shape)
+    if (d.isConst(1)) {
+      error(call, "tl::" + n + " of every element of a " + t->type.shapeStr() +
+                      " tile is not supported by the translator yet; reduce the rank-1 tile "
+                      "before tl::expand_dims");
+      return nullptr;
+    }
+  if (n == "xor_sum" && !t->type.elem.isInteger()) {
+    error(call->getArg(0), "tl::xor_sum needs an integer tile");
+    return nullptr;
+  }
+  bool custom = n == "reduce";
+  // Along axis 1 (each row), then along axis 0 (the rows' results, in row order).
+  Value *v = t;
+  for (int64_t axis : {1, 0}) {
+    ElemType rt = reductionType(n, v->type.elem);
+    Value *in = castTo(v, rt, call);
+    Type resultType{rt, false, false, in->type.shape};
+    resultType.shape.erase(resultType.shape.begin() + axis);
+    Op *op = emit(OpKind::Reduce, {in}, resultType, call);
+    op->opcode = n;
+    op->attrs = {SymExpr(axis == 1 ? 1 : 0)};
+    if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
+      return nullptr;
+    v = op->result;
+  }
+  if (!keepDims.isConst(0)) // keep_dims: a [1, 1] tile
+    return emit(OpKind::Splat, {v}, Type{v->type.elem, false, false, {SymExpr(1), SymExpr(1)}},
+                call)
+        ->result;
+  return v;
+}
+
 Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
   const std::string &n = c.name;
   unsigned nargs = givenArgs(call); // defaulted arguments (the call site, a mask) are not given
@@ -186,14 +222,24 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       return nullptr;
     size_t rank = t->type.shape.size();
     bool hasAxis = !c.templateArgs.empty();
-    // Every element of a rank-3 tile (no axis, or tl::all_axes): the tile flattened in
-    // row-major order and reduced as a rank-1 tile (argmax / argmin give the flat index).
+    bool allAxes = !hasAxis || (axis->isConst() && axis->value() == int64_t(1) << 30);
+    bool arg = n == "argmax" || n == "argmin";
+    // Every element of a rank-2 tile, by value (sum, max, min, xor_sum, prod, reduce): its
+    // rows reduced, then the row results (row-major order kept, so a combine need only be
+    // associative); both steps stay in registers, with no relayout.
+    if (rank == 2 && kReductions.count(n) && !arg && allAxes)
+      return lowerWholeReduction(call, c, t, *flag);
+    // Every element of a rank-3 tile, or the index of one in a rank-2 tile (no axis, or
+    // tl::all_axes): the tile flattened in row-major order and reduced as a rank-1 tile
+    // (argmax / argmin give the flat index).
     Type wholeShape;
-    if (rank == 3 && kReductions.count(n) &&
-        (!hasAxis || (axis->isConst() && axis->value() == int64_t(1) << 30))) {
+    if (rank >= 2 && kReductions.count(n) && allAxes) {
       wholeShape = t->type;
       Type flat = t->type;
-      flat.shape = {t->type.shape[0] * t->type.shape[1] * t->type.shape[2]};
+      SymExpr count = t->type.shape[0];
+      for (size_t d = 1; d < rank; ++d)
+        count = count * t->type.shape[d];
+      flat.shape = {count};
       t = emit(OpKind::Reshape, {t}, flat, call)->result;
       axis = SymExpr(0);
       rank = 1;
@@ -205,13 +251,6 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
     }
     if (kScans.count(n))
       return lowerScan(call, c, t, int(axis->value()), *flag);
-    if (rank >= 2 && !hasAxis) {
-      std::string r = std::to_string(rank);
-      error(call,
-            "tl::" + n + ": reduce rank-" + r + " tiles one axis at a time (tl::" + n + "<1>(t))");
-      return nullptr;
-    }
-    bool arg = n == "argmax" || n == "argmin";
     bool unitDim = false;
     for (auto &d : t->type.shape)
       unitDim |= rank >= 2 && d.isConst(1);
@@ -253,9 +292,11 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       op->attrs = {*axis};
       if (custom && !lowerCombine(call->getArg(1), in->type.elem, op))
         return nullptr;
-      if (!flag->isConst(0) && !wholeShape.shape.empty()) // keep_dims: a [1, 1, 1] tile
+      if (!flag->isConst(0) && !wholeShape.shape.empty()) // keep_dims: a [1, 1(, 1)] tile
         return emit(OpKind::Splat, {op->result},
-                    Type{rt, false, false, std::vector<SymExpr>(3, SymExpr(1))}, call)
+                    Type{rt, false, false,
+                         std::vector<SymExpr>(wholeShape.shape.size(), SymExpr(1))},
+                    call)
             ->result;
       if (!flag->isConst(0)) // keep_dims: a [1] tile
         return emit(OpKind::Splat, {op->result}, Type{rt, false, false, {SymExpr(1)}}, call)

@@ -44,3 +44,28 @@ TILEC_KERNEL void transpose_block(const float *x, float *out, float *flat, int m
   int block = pr * tl::num_programs(1) + pc;
   tl::store(flat + block * (BM * BN) + tl::arange<0, BM * BN>(), lin);
 }
+
+// Reductions of every element of a [BM, BN] block (m x n of it loaded, the rest 0 or -inf):
+// out = {sum, max |v|}, iout = {xor of bits, or of bits (a custom combine), argmax and argmin
+// as flat indices into the block}, shifted = v - min(v) (keep_dims, broadcast back).
+TILEC_FUNC int bitwise_or(int a, int b) { return a | b; }
+
+template <int BM, int BN>
+TILEC_KERNEL void whole_block(const float *x, const int *bits, float *out, int *iout,
+                              float *shifted, int m, int n) {
+  auto rows = tl::arange<0, BM>();
+  auto cols = tl::arange<0, BN>();
+  auto offs = tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols);
+  auto mask = (tl::expand_dims<1>(rows) < m) & (tl::expand_dims<0>(cols) < n);
+  auto v = tl::load(x + offs, mask, 0.0f);
+  auto lowest = tl::load(x + offs, mask, -INFINITY);
+  auto b = tl::load(bits + offs, mask, 0);
+  tl::store(out, tl::sum(v));
+  tl::store(out + 1, tl::max<tl::all_axes>(tl::abs(v)));
+  tl::store(iout, tl::xor_sum(b));
+  tl::store(iout + 1, tl::reduce(b, bitwise_or));
+  tl::store(iout + 2, tl::argmax(lowest));
+  tl::store(iout + 3, tl::argmin(v));
+  auto block = tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(cols);
+  tl::store(shifted + block, v - tl::min<tl::all_axes, true>(v));
+}
