@@ -1,7 +1,7 @@
 // bench_ports.cpp - the corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add +
 // RMSNorm), Unsloth (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm,
-// cumsum, LayerNorm, weight norm), Mamba (selective state update, gated RMSNorm) and Triton's
-// tutorials 04 and 07 (dropout with a stored mask, asin) at LLM shapes, for comparison with the
+// cumsum, LayerNorm, weight norm), Mamba (selective state update, gated RMSNorm), DeepSeek-V3
+// (fp8 block quantization and the block-scaled fp8 GEMM) and Triton's tutorials 04 and 07 (dropout with a stored mask, asin) at LLM shapes, for comparison with the
 // Triton originals that bench/peers/ports.py runs on the same problems: 4096 rows of bf16 (fp32
 // for cumsum and weight norm), vocabularies of 32000 (Gemma 2's 256000 for the chunked
 // cross-entropy), Mamba-2 2.7B's decoding step and gated norm, 2^26 fp32 elements for the
@@ -20,6 +20,8 @@
 // reported on stderr and the others still run (exit 1 at the end). Prints JSON lines
 // (bench_util.h); exits 77 without a GPU.
 #include "corpus_bench_util.h"
+#include "deepseek_fp8.tilec.h"
+#include "deepseek_fp8_gemm.tilec.h"
 #include "flaggems_cumsum.tilec.h"
 #include "flaggems_layer_norm.tilec.h"
 #include "flaggems_softmax.tilec.h"
@@ -489,6 +491,68 @@ void layernorm_gated(cudaStream_t s) {
 }
 
 // ---------------------------------------------------------------------------------------
+// DeepSeek-V3's fp8 kernels at its sizes: 128-wide blocks, Triton's default 4 warps for the
+// quantizers (as the original's host code launches them).
+
+using e4m3 = tl::float8_e4m3;
+
+/// Activations of 4096 tokens x 7168 (V3's hidden size) quantized per 128 columns; the
+/// 18432 x 7168 weight of a dense MLP projection quantized and dequantized per 128 x 128 square.
+void deepseek_quant(cudaStream_t s) {
+  constexpr int H = 7168, F = 18432;
+  const Restore flush(s, {});
+  {
+    const size_t n = size_t(kRows) * H;
+    Dev<bf16> x(n, -4, 4);
+    Dev<e4m3> y(n);
+    Dev<float> scales(n / 128);
+    report("act_quant bf16 " + rows_x(H), n * 2.0 + n * 1.0 + n / 128 * 4.0,
+           note("BLOCK_SIZE", 128, 4), s, [&] {
+             act_quant_kernel<bf16, e4m3, 128>(tilec::Grid{u32(n / 128)}, s, x.p, y.p, scales.p,
+                                               {.num_warps = 4});
+           }, &flush);
+  }
+  const size_t n = size_t(F) * H, squares = size_t(F / 128) * (H / 128);
+  Dev<bf16> w(n, -0.1f, 0.1f, 2), back(n);
+  Dev<e4m3> q(n);
+  Dev<float> scales(squares, 1e-4f, 3e-4f, 3);
+  const tilec::Grid grid{u32(F / 128), u32(H / 128)};
+  report("weight_quant bf16 18432x7168", n * 2.0 + n * 1.0 + squares * 4.0,
+         note("BLOCK_SIZE", 128, 4), s, [&] {
+           weight_quant_kernel<bf16, e4m3, 128>(grid, s, w.p, q.p, scales.p, F, H,
+                                                {.num_warps = 4});
+         }, &flush);
+  report("weight_dequant e4m3 18432x7168", n * 1.0 + squares * 4.0 + n * 2.0,
+         note("BLOCK_SIZE", 128, 4), s, [&] {
+           weight_dequant_kernel<e4m3, bf16, 128>(grid, s, q.p, scales.p, back.p, F, H,
+                                                  {.num_warps = 4});
+         }, &flush);
+}
+
+/// The GEMM of 4096 tokens by a 7168 x 7168 e4m3 weight with V3's block scales (A per row and
+/// 128 columns, B per 128 x 128 square), bf16 out, autotuned on both sides over the same six
+/// of the original's 36 configs. TFLOP/s: 2 * M * N * K.
+void deepseek_gemm(cudaStream_t s) {
+  constexpr int M = kRows, N = 7168, K = 7168;
+  Dev<e4m3> a(size_t(M) * K, -2, 2), b(size_t(N) * K, -2, 2, 2);
+  Dev<float> a_s(size_t(M) * (K / 128), 0.5f, 2, 3), b_s(size_t(N / 128) * (K / 128), 0.5f, 2, 4);
+  Dev<bf16> c(size_t(M) * N);
+  tilec::Config chosen;
+  auto launch = [&] {
+    auto grid = [&](const tilec::Config &meta) {
+      chosen = meta;
+      return tilec::Grid{u32(tilec::cdiv(M, meta["BLOCK_SIZE_M"])),
+                         u32(tilec::cdiv(N, meta["BLOCK_SIZE_N"]))};
+    };
+    fp8_gemm_kernel_autotuned<e4m3, bf16, N, K>(grid, s, a.p, b.p, c.p, a_s.p, b_s.p, M);
+  };
+  launch(); // autotunes
+  const double ms = bench::median_ms_flushed([&](int) { launch(); }, s, 5, 20);
+  bench::emit({"ports fp8_gemm e4m3 block-scaled 4096x7168x7168", "tilec", ms, "TFLOP/s",
+               2.0 * M * N * K / (ms * 1e9), "autotuned: " + chosen.str()});
+}
+
+// ---------------------------------------------------------------------------------------
 // Triton's tutorials: 1024-element blocks, the default 4 warps.
 
 void tutorial_dropout(cudaStream_t s) {
@@ -538,6 +602,8 @@ int main() {
         {"weight_norm", weight_norm},
         {"selective_state_update", selective_state_update},
         {"layernorm_gated", layernorm_gated},
+        {"deepseek_quant", deepseek_quant},
+        {"deepseek_gemm", deepseek_gemm},
         {"dropout", tutorial_dropout},
         {"asin", tutorial_asin},
     };

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The Triton originals of the ports that bench_ports.cpp times, on its problems.
 
-The kernels re-implement Liger-Kernel's, Unsloth's, FlagGems', Mamba's and Triton's tutorials'
-(ports_liger.py ... ports_tutorials.py: one file per source with its licence, each kernel
+The kernels re-implement Liger-Kernel's, Unsloth's, FlagGems', Mamba's, DeepSeek-V3's and Triton's
+tutorials' (ports_liger.py ... ports_tutorials.py: one file per source with its licence, each kernel
 citing its original file). check() (ports_check.py) first compares each with torch at a small
 odd size; a disagreement is reported and makes the exit status 1, the timings still run. Rows
 are named as bench_ports.cpp names them, with the same shapes, input ranges, configs and byte
@@ -18,12 +18,13 @@ import torch
 import triton
 import triton.language as tl
 
+import ports_deepseek as deepseek
 import ports_flaggems as flaggems
 import ports_liger as liger
 import ports_mamba as mamba
 import ports_tutorials as tutorials
 import ports_unsloth as unsloth
-from common import report_gbs, require_gpu, uniform
+from common import emit, median_ms, report_gbs, require_gpu, uniform
 from ports_check import check
 
 ROWS = 4096
@@ -318,6 +319,42 @@ def bench_layernorm_gated():
                lambda: mamba.rms_norm_gated(x, y, w, z, rstd, N // groups))
 
 
+# --- DeepSeek-V3 -----------------------------------------------------------------------------
+
+def bench_deepseek_quant():
+    """V3's activations (4096 tokens x 7168) and an 18432 x 7168 weight (see bench_ports.cpp)."""
+    H, F = 7168, 18432
+    x = uniform((ROWS, H), -4, 4)
+    y = torch.empty(ROWS, H, device="cuda", dtype=torch.float8_e4m3fn)
+    s = torch.empty(ROWS * H // 128, device="cuda", dtype=torch.float32)
+    n = ROWS * H
+    report(f"act_quant bf16 {rows_x(H)}", n * 2 + n + n // 128 * 4, "BLOCK_SIZE=128 num_warps=4",
+           lambda: deepseek.act_quant(x, y, s))
+    w = uniform((F, H), -0.1, 0.1)
+    q = torch.empty(F, H, device="cuda", dtype=torch.float8_e4m3fn)
+    scales = torch.empty(F // 128, H // 128, device="cuda", dtype=torch.float32)
+    back = torch.empty_like(w)
+    n, squares = F * H, scales.numel()
+    report("weight_quant bf16 18432x7168", n * 2 + n + squares * 4, "BLOCK_SIZE=128 num_warps=4",
+           lambda: deepseek.weight_quant(w, q, scales))
+    report("weight_dequant e4m3 18432x7168", n + squares * 4 + n * 2,
+           "BLOCK_SIZE=128 num_warps=4", lambda: deepseek.weight_dequant(q, scales, back))
+
+
+def bench_deepseek_gemm():
+    """4096 tokens by a 7168 x 7168 e4m3 weight with V3's block scales, bf16 out; TFLOP/s."""
+    M, N, K = ROWS, 7168, 7168
+    a = uniform((M, K), -2, 2).to(torch.float8_e4m3fn)
+    b = uniform((N, K), -2, 2).to(torch.float8_e4m3fn)
+    a_s = uniform((M, K // 128), 0.5, 2, torch.float32)
+    b_s = uniform((N // 128, K // 128), 0.5, 2, torch.float32)
+    c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    config = deepseek.fp8_gemm(a, a_s, b, b_s, c)  # autotunes
+    ms = median_ms(lambda: deepseek.fp8_gemm(a, a_s, b, b_s, c))
+    emit("ports fp8_gemm e4m3 block-scaled 4096x7168x7168", "triton", ms, "TFLOP/s",
+         2 * M * N * K / (ms * 1e9), f"autotuned: {config}")
+
+
 def bench_dropout():
     n = 1 << 26
     x = uniform(n, dtype=torch.float32)
@@ -352,7 +389,9 @@ def main():
                ("vector_norm", bench_vector_norm), ("cumsum", lambda: bench_cumsum(sms)),
                ("layer_norm", bench_layer_norm), ("weight_norm", bench_weight_norm),
                ("selective_state_update", bench_selective_state_update),
-               ("layernorm_gated", bench_layernorm_gated), ("dropout", bench_dropout),
+               ("layernorm_gated", bench_layernorm_gated),
+               ("deepseek_quant", bench_deepseek_quant), ("deepseek_gemm", bench_deepseek_gemm),
+               ("dropout", bench_dropout),
                ("asin", bench_asin)]
     for kernel, bench in benches:
         if wanted(kernel):

@@ -9,6 +9,7 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
+import ports_deepseek as deepseek
 import ports_flaggems as flaggems
 import ports_liger as liger
 import ports_mamba as mamba
@@ -252,12 +253,44 @@ def check_tutorials():
             & _close("asin", y, torch.asin(x.clamp(-1, 1)), 1e-6, 1e-6))
 
 
+def check_deepseek():
+    """The quantizers against torch (scales exactly max|x| / 448), the GEMM against float64
+    sums of the dequantized operands, at sizes that are not multiples of the blocks."""
+    ok = True
+    x = _rand(5, 384, lo=-3, hi=3).to(torch.bfloat16)
+    y = torch.empty(5, 384, device="cuda", dtype=torch.float8_e4m3fn)
+    s = torch.empty(5 * 3, device="cuda")
+    deepseek.act_quant(x, y, s)
+    want_s = x.float().view(-1, 128).abs().amax(-1) / 448
+    ok &= _close("act_quant scales", s, want_s, 0, 0)
+    ok &= _close("act_quant values", y.float(),
+                 (x.float().view(-1, 128) / want_s[:, None]).view(5, 384), 2e-3, 1 / 16)
+    w = _rand(200, 300, lo=-0.5, hi=0.5).to(torch.bfloat16)
+    q = torch.empty(200, 300, device="cuda", dtype=torch.float8_e4m3fn)
+    ws = torch.empty(2, 3, device="cuda")
+    deepseek.weight_quant(w, q, ws)
+    back = torch.empty_like(w)
+    deepseek.weight_dequant(q, ws, back)
+    padded = torch.zeros(256, 384, device="cuda")
+    padded[:200, :300] = w.float().abs()
+    ok &= _close("weight_quant scales", ws, padded.view(2, 128, 3, 128).amax((1, 3)) / 448, 0, 0)
+    ok &= _close("weight_dequant", back, w, 1e-3, 1 / 8)
+    M, N, K = 77, 200, 320
+    a = _rand(M, K, lo=-2, hi=2).to(torch.float8_e4m3fn)
+    b = _rand(N, K, lo=-2, hi=2).to(torch.float8_e4m3fn)
+    a_s, b_s = _rand(M, 3, lo=0.5, hi=2), _rand(2, 3, lo=0.5, hi=2)
+    c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    deepseek.fp8_gemm(a, a_s, b, b_s, c)
+    ok &= _close("fp8_gemm", c, deepseek.reference_gemm(a, a_s, b, b_s), 1e-2, 1 / 64)
+    return ok
+
+
 def check():
     torch.manual_seed(0)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ok = True
     for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
-                 check_tutorials):
+                 check_deepseek, check_tutorials):
         ok &= part()
     if not ok:
         print("ports.py: a peer kernel disagrees with torch", file=sys.stderr)

@@ -1,7 +1,7 @@
 // The corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add + RMSNorm), Unsloth
 // (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm, cumsum, LayerNorm,
-// weight norm), Mamba (selective state update, gated LayerNorm) and Triton tutorial 04
-// (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
+// weight norm), Mamba (selective state update, gated LayerNorm), DeepSeek-V3 (fp8 block
+// quantization, the block-scaled fp8 GEMM) and Triton tutorial 04 (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
 #include "corpus_support.h"
 #include "gpu_test_support.h"
 
@@ -9,6 +9,8 @@
 // (tilec_generated::<file>) and declares only the kernels' launchers, whose names differ
 // between these files: FlagGems' two helpers named prev_multiple_of stay inside the CUDA
 // sources and clash nowhere here.
+#include "deepseek_fp8.tilec.h"
+#include "deepseek_fp8_gemm.tilec.h"
 #include "flaggems_cumsum.tilec.h"
 #include "flaggems_layer_norm.tilec.h"
 #include "flaggems_softmax.tilec.h"
@@ -37,6 +39,8 @@
 #include <vector>
 
 namespace host { // the kernels as the interpreter runs them
+#include "kernels/deepseek_fp8.cpp"
+#include "kernels/deepseek_fp8_gemm.cpp"
 #include "kernels/flaggems_cumsum.cpp"
 #include "kernels/flaggems_softmax.cpp"
 #include "kernels/flaggems_var_mean.cpp"
@@ -1022,4 +1026,75 @@ TEST(GpuPorts, TutorialAsin) {
   asin_kernel<1024>(grid, nullptr, gx.ptr(), gy.ptr(), n, {.num_warps = 4});
   tilec_test::synchronize();
   expect_close(gy.get(), y, 1e-6, 1e-6, "y"); // asinf against std::asin: within an ulp or two
+}
+
+// ---------------------------------------------------------------------------------------
+// DeepSeek-V3: activations quantized per 128 columns, a weight per 128 x 128 square (partial
+// squares at its edges) and back, and the block-scaled GEMM at M, N not multiples of its blocks
+// and K with a partial last step.
+
+using e4m3 = tl::float8_e4m3;
+
+TEST(GpuPorts, DeepSeekQuantizers) {
+  REQUIRE_GPU();
+  const int rows = 5, K = 384, M = 200, N = 300, gm = 2, gn = 3;
+  const auto x = as<bf16>(uniform(size_t(rows) * K, -3, 3, 91));
+  std::vector<e4m3> y(x.size() + kPad, e4m3(-1.0f));
+  auto s = poison(size_t(rows) * K / 128 + kPad);
+  Mirror<bf16> gx(x);
+  Mirror<e4m3> gy(y);
+  Mirror<float> gs(s);
+  const tilec::Grid act_grid{u32(rows * K / 128)};
+  tilec::interpret::launch(host::act_quant_kernel<bf16, e4m3, 128>, act_grid, x.data(), y.data(),
+                           s.data());
+  act_quant_kernel<bf16, e4m3, 128>(act_grid, nullptr, gx.ptr(), gy.ptr(), gs.ptr(),
+                                    {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gs.get(), s, 0, 0, "act_quant scales");              // a max and one division
+  expect_close(widen(gy.get()), widen(y), 0, 0, "act_quant values"); // the same division
+
+  const auto w = as<bf16>(uniform(size_t(M) * N, -0.5f, 0.5f, 92));
+  std::vector<e4m3> q(w.size() + kPad, e4m3(-1.0f));
+  auto ws = poison(size_t(gm) * gn + kPad);
+  std::vector<bf16> back(w.size() + kPad, bf16(-1.0f));
+  Mirror<bf16> gw(w), gback(back);
+  Mirror<e4m3> gq(q);
+  Mirror<float> gws(ws);
+  const tilec::Grid grid{u32(gm), u32(gn)};
+  tilec::interpret::launch(host::weight_quant_kernel<bf16, e4m3, 128>, grid, w.data(), q.data(),
+                           ws.data(), M, N);
+  tilec::interpret::launch(host::weight_dequant_kernel<e4m3, bf16, 128>, grid, q.data(),
+                           ws.data(), back.data(), M, N);
+  weight_quant_kernel<bf16, e4m3, 128>(grid, nullptr, gw.ptr(), gq.ptr(), gws.ptr(), M, N,
+                                       {.num_warps = 4});
+  weight_dequant_kernel<e4m3, bf16, 128>(grid, nullptr, gq.ptr(), gws.ptr(), gback.ptr(), M, N,
+                                         {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gws.get(), ws, 0, 0, "weight_quant scales");
+  expect_close(widen(gq.get()), widen(q), 0, 0, "weight_quant values");
+  expect_near(gback.get(), back, 0, 0, "weight_dequant");
+}
+
+TEST(GpuPorts, DeepSeekBlockScaledGemm) {
+  REQUIRE_GPU();
+  constexpr int N = 200, K = 320;
+  const int M = 77, kb = 3, nb = 2;
+  const auto a = as<e4m3>(uniform(size_t(M) * K, -2, 2, 93));
+  const auto b = as<e4m3>(uniform(size_t(N) * K, -2, 2, 94));
+  const auto a_s = uniform(size_t(M) * kb, 0.5f, 2, 95);
+  const auto b_s = uniform(size_t(nb) * kb, 0.5f, 2, 96);
+  auto c = poison<bf16>(size_t(M) * N + kPad);
+  Mirror<e4m3> ga(a), gb(b);
+  Mirror<float> ga_s(a_s), gb_s(b_s);
+  Mirror<bf16> gc(c);
+  const tilec::Grid grid{u32(cdiv(M, 32)), u32(cdiv(N, 64))};
+  tilec::interpret::launch(host::fp8_gemm_kernel<e4m3, bf16, N, K, 32, 64, 128>, grid, a.data(),
+                           b.data(), c.data(), a_s.data(), b_s.data(), M);
+  fp8_gemm_kernel<e4m3, bf16, N, K, 32, 64, 128>(grid, nullptr, ga.ptr(), gb.ptr(), gc.ptr(),
+                                                 ga_s.ptr(), gb_s.ptr(), M,
+                                                 {.num_warps = 8, .num_stages = 4});
+  tilec_test::synchronize();
+  // The tensor cores sum each step's fp8 products in fewer bits than float (about 14 kept):
+  // per step up to 128 products of up to 4, scaled by up to 4: 2^-10 of ~2000 is ~2.
+  expect_near(gc.get(), c, 2.0, kBf16Rel, "c");
 }
