@@ -75,6 +75,9 @@ std::optional<SymExpr> loopNumStages(const Kernel &k);
 struct TileDim {
   std::string text; // a C++ expression over the kernel's int template parameters
   clang::SourceLocation loc;
+  // The `if constexpr` conditions under which the dimension's tiles exist ("" for always): a
+  // tile of a discarded branch need not have a valid dimension, as in Triton.
+  std::string guard;
 };
 /// The kernel's symbolic tile dimensions, each once in order of appearance: the launcher and
 /// the kernel check them per specialization (static_assert), as the device library would
@@ -85,11 +88,14 @@ std::vector<TileDim> symbolicTileDims(const Kernel &k);
 struct TileShape {
   std::vector<std::string> dims;
   clang::SourceLocation loc;
+  std::string guard; // as TileDim's
   /// "BM, BN": the dimensions as arguments (and as the shape's text between brackets).
   std::string joined() const;
 };
 /// The kernel's such shapes, each once: the kernel checks their element counts (static_assert).
 std::vector<TileShape> symbolicTileShapes(const Kernel &k);
+/// `check`, or `!(guard) || check` for a check that applies under `guard` only.
+std::string guardedCheck(const std::string &guard, const std::string &check);
 /// What the kernel's static_assert on `shape`'s element count says (--check reports it at
 /// `loc`).
 std::string tileElemsMessage(const Kernel &k, const TileShape &shape);

@@ -502,10 +502,11 @@ std::string KernelEmitter::run() {
   // Dimensions known per specialization only, checked naming each (the layouts' own
   // static_asserts name none).
   for (const TileDim &d : symbolicTileDims(k_))
-    os << "  static_assert(tilec::tile_dim_ok(" << d.text << "), "
-       << quoted(tileDimMessage(k_, d.text)) << ");\n";
+    os << "  static_assert(" << guardedCheck(d.guard, "tilec::tile_dim_ok(" + d.text + ")")
+       << ", " << quoted(tileDimMessage(k_, d.text)) << ");\n";
   for (const TileShape &shape : symbolicTileShapes(k_))
-    os << "  static_assert(tilec::tile_elems_ok(" << shape.joined() << "), "
+    os << "  static_assert("
+       << guardedCheck(shape.guard, "tilec::tile_elems_ok(" + shape.joined() + ")") << ", "
        << quoted(tileElemsMessage(k_, shape)) << ");\n";
   os << "\n";
   os << body << "}\n";

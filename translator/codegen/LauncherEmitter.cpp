@@ -4,11 +4,14 @@
 #include "analysis/AxisInfo.h"
 #include "codegen/Codegen.h"
 #include "codegen/LauncherNames.h"
+#include "ir/ConstexprGuards.h"
 #include "ir/PrintedForm.h"
 #include "ir/SpecFacts.h"
 #include "transforms/PersistentPrograms.h"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -46,16 +49,21 @@ std::vector<TileDim> symbolicTileDims(const Kernel &k) {
     return true;
   };
   std::vector<TileDim> dims;
-  std::set<std::string> seen;
-  walk(k, [&](const Op &op) {
+  std::map<std::string, GuardSet> where;
+  walkGuarded(k, [&](const Op &op, const Guard &guard) {
     std::vector<const Value *> values(op.results.begin(), op.results.end());
     values.push_back(op.result);
     for (const Value *v : values)
       if (v && !v->type.shared)
         for (const SymExpr &d : v->type.shape)
-          if (!d.isConst() && onlyTemplateParams(d.str()) && seen.insert(d.str()).second)
-            dims.push_back({d.str(), op.loc});
+          if (!d.isConst() && onlyTemplateParams(d.str())) {
+            if (!where.count(d.str()))
+              dims.push_back({d.str(), op.loc, ""});
+            where[d.str()].add(guard);
+          }
   });
+  for (TileDim &d : dims)
+    d.guard = where[d.text].condition();
   return dims;
 }
 
@@ -64,8 +72,8 @@ std::vector<TileShape> symbolicTileShapes(const Kernel &k) {
   for (const TileDim &d : symbolicTileDims(k))
     symbolic.insert(d.text);
   std::vector<TileShape> shapes;
-  std::set<std::vector<std::string>> seen;
-  walk(k, [&](const Op &op) {
+  std::map<std::vector<std::string>, GuardSet> where;
+  walkGuarded(k, [&](const Op &op, const Guard &guard) {
     std::vector<const Value *> values(op.results.begin(), op.results.end());
     values.push_back(op.result);
     for (const Value *v : values) {
@@ -78,11 +86,20 @@ std::vector<TileShape> symbolicTileShapes(const Kernel &k) {
         anySymbolic |= !d.isConst();
         dims.push_back(d.str());
       }
-      if (checkable && anySymbolic && seen.insert(dims).second)
-        shapes.push_back({dims, op.loc});
+      if (!checkable || !anySymbolic)
+        continue;
+      if (!where.count(dims))
+        shapes.push_back({dims, op.loc, ""});
+      where[dims].add(guard);
     }
   });
+  for (TileShape &shape : shapes)
+    shape.guard = where[shape.dims].condition();
   return shapes;
+}
+
+std::string guardedCheck(const std::string &guard, const std::string &check) {
+  return guard.empty() ? check : "!(" + guard + ") || " + check;
 }
 
 std::string TileShape::joined() const {
@@ -258,12 +275,16 @@ std::string emitLauncher(const std::vector<const Kernel *> &kernels, const std::
     for (auto &p : k->params)
       os << ", " << p.type.cudaElem() << " " << p.name;
     os << ",\n    const tilec::LaunchOptions& " << n.options << " = {}) {\n";
+    // (Dimensions of tiles under an `if constexpr` are left to the kernel's own check: its
+    // conditions may name what only the kernel defines.)
     for (const TileDim &d : symbolicTileDims(*k))
-      os << "  static_assert(tilec::valid_tile_dim(" << d.text << "), \"" << k->name
-         << ": tile dimension " << d.text << " must be a power of two <= 2^20\");\n";
-    // The kernel's own static_asserts, so that a call with values they refuse does not compile.
-    walk(*k, [&](const Op &op) {
-      if (op.kind == OpKind::StaticAssert)
+      if (d.guard.empty())
+        os << "  static_assert(tilec::valid_tile_dim(" << d.text << "), \"" << k->name
+           << ": tile dimension " << d.text << " must be a power of two <= 2^20\");\n";
+    // The kernel's own static_asserts, so that a call with values they refuse does not compile
+    // (those in an `if constexpr` branch stay the kernel's: they hold in that branch only).
+    walkGuarded(*k, [&](const Op &op, const Guard &guard) {
+      if (op.kind == OpKind::StaticAssert && guard.empty())
         os << "  static_assert(" << op.attrs[0].str() << ", " << quoted(k->name + ": " + op.opcode)
            << ");\n";
     });

@@ -324,6 +324,7 @@ template <class Fn> void walkRegion(const Region &r, Fn &&fn) {
 }
 template <class Fn> void walk(const Kernel &k, Fn &&fn) { walkRegion(k.body, fn); }
 
+
 /// Prints the IR in a stable textual form (for --dump-after and tests).
 std::string printKernel(const Kernel &k);
 

@@ -1,8 +1,10 @@
 #include "transforms/LayoutAssignment.h"
 
+#include "ir/ConstexprGuards.h"
 #include "ir/Rewriter.h"
 
 #include <map>
+#include <set>
 
 namespace tilec {
 
@@ -441,11 +443,30 @@ std::string Assigner::run(const Op **where) {
     return err;
   }
   // An expand_dims or broadcast operand is converted once, where it is defined: not again in
-  // each user, and not inside a loop when the operand comes from before it.
+  // each user, and not inside a loop when the operand comes from before it. But a layout of a
+  // tile that exists only in `if constexpr` branches (a dimension that may be 0 where they are
+  // discarded) is not made outside them: such a conversion stays at its user.
+  std::map<const Op *, Guard> guards;
+  std::set<std::string> unguardedDims;
+  walkGuarded(k_, [&](const Op &op, const Guard &guard) {
+    guards[&op] = guard;
+    if (guard.empty() && op.result)
+      for (const SymExpr &d : op.result->type.shape)
+        unguardedDims.insert(d.str());
+  });
+  auto onlyInBranches = [&](int layout) {
+    while (k_.layouts[size_t(layout)].kind == Layout::Kind::Slice)
+      layout = k_.layouts[size_t(layout)].parent;
+    for (const SymExpr &d : k_.layouts[size_t(layout)].shape)
+      if (!d.isConst() && !unguardedDims.count(d.str()))
+        return true;
+    return false;
+  };
   std::map<std::pair<int, int>, Value *> converted; // (value id, layout) -> converted value
   for (auto &[op, layout] : todo) {
     Value *in = op->operands[0];
-    bool hoistable = op->kind == OpKind::ExpandDims || op->kind == OpKind::Broadcast;
+    bool hoistable = (op->kind == OpKind::ExpandDims || op->kind == OpKind::Broadcast) &&
+                     (!in->def || guards[in->def] == guards[op] || !onlyInBranches(layout));
     if (!hoistable || !in->def || in->def->kind == OpKind::Param) {
       k_.convertBefore(op, in, layout);
       continue;

@@ -29,7 +29,9 @@ template <int ROWS_, int COLS_, class T> struct SmemTile {
                                         : COLS;
   static constexpr int PANEL_BYTES = PANEL_COLS * int(sizeof(T));
   static constexpr int CHUNKS = PANEL_COLS / CHUNK;
-  static constexpr int ROWS_PER_LINE = CHUNKS >= 8 ? 1 : 8 / CHUNKS;
+  // (A tile of no columns, in the sizing of an `if constexpr` branch discarded for a dimension
+  // of 0, needs no line: 1 keeps the constant defined.)
+  static constexpr int ROWS_PER_LINE = CHUNKS >= 8 || CHUNKS == 0 ? 1 : 8 / CHUNKS;
   static constexpr int SPAN = CHUNKS < 8 ? CHUNKS : 8;
   static constexpr int ELEMS = ROWS * COLS;
   static constexpr int BYTES = ELEMS * int(sizeof(T));
