@@ -1,7 +1,8 @@
 // bench_ports.cpp - the corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add +
 // RMSNorm), Unsloth (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm,
 // cumsum, LayerNorm, weight norm), Mamba (selective state update, gated RMSNorm), DeepSeek-V3
-// (fp8 block quantization and the block-scaled fp8 GEMM) and Triton's tutorials 04 and 07 (dropout with a stored mask, asin) at LLM shapes, for comparison with the
+// (fp8 block quantization and the block-scaled fp8 GEMM), vLLM (decode attention over a paged
+// KV cache) and Triton's tutorials 04 and 07 (dropout with a stored mask, asin) at LLM shapes, for comparison with the
 // Triton originals that bench/peers/ports.py runs on the same problems: 4096 rows of bf16 (fp32
 // for cumsum and weight norm), vocabularies of 32000 (Gemma 2's 256000 for the chunked
 // cross-entropy), Mamba-2 2.7B's decoding step and gated norm, 2^26 fp32 elements for the
@@ -38,15 +39,18 @@
 #include "unsloth_cross_entropy.tilec.h"
 #include "unsloth_geglu.tilec.h"
 #include "unsloth_rms_layernorm.tilec.h"
+#include "vllm_decode_attention.tilec.h"
 
 #include <tilec/runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -553,6 +557,83 @@ void deepseek_gemm(cudaStream_t s) {
 }
 
 // ---------------------------------------------------------------------------------------
+// vLLM's decode attention: 32 sequences, one query token each, over a paged bf16 cache
+// (pages handed out in reverse order), both stages, the original's launch choices (key blocks
+// of 64 for MHA, 32 and 16 heads a program for the grouped kernel; 4 warps, 2 stages), 8
+// splits. GB/s: the cache's keys and values (MLA: its 576-wide rows, keys and values at
+// once), q, the page table and o; not the splits' partial results.
+
+template <int H, int H_KV, int Lk, int Lv, int PAGE>
+void decode_attention_row(const std::string &name, int ctx, cudaStream_t s, const Restore &flush,
+                          const std::function<void(const bf16 *, const bf16 *, const bf16 *,
+                                                   const int32_t *, const int32_t *, float *)>
+                              &stage1) {
+  constexpr int batch = 32, splits = 8;
+  constexpr bool mla = Lk == 576;
+  const size_t slots = size_t(batch) * ctx, pages = slots / PAGE;
+  Dev<bf16> q(size_t(batch) * H * Lk), k(slots * H_KV * Lk, -1, 1, 2);
+  Dev<bf16> v(mla ? 1 : slots * H_KV * Lv, -1, 1, 3), o(size_t(batch) * H * Lv);
+  std::vector<int32_t> table(pages), lens(batch, ctx);
+  for (size_t i = 0; i < pages; ++i)
+    table[i] = int32_t(pages - 1 - i);
+  Dev<int32_t> gtable(table), glens(lens);
+  Dev<float> mid(size_t(batch) * H * splits * (Lv + 1));
+  constexpr int BLOCK_DV = Lv <= 128 ? 128 : 512;
+  const double bytes = double(slots) * H_KV * (mla ? Lk : Lk + Lv) * 2 + batch * H * Lk * 2.0 +
+                       pages * 4.0 + batch * H * Lv * 2.0;
+  report(name, bytes, "NUM_KV_SPLITS=8 num_warps=4 num_stages=2", s, [&] {
+    stage1(q.p, k.p, mla ? k.p : v.p, gtable.p, glens.p, mid.p);
+    _fwd_kernel_stage2<bf16, splits, BLOCK_DV, Lv>(
+        tilec::Grid{u32(batch), u32(H)}, s, mid.p, o.p, glens.p, H * splits * (Lv + 1),
+        splits * (Lv + 1), Lv + 1, H * Lv, Lv, {.num_warps = 4, .num_stages = 2});
+  }, &flush);
+}
+
+void decode_attention(cudaStream_t s) {
+  const Restore flush(s, {});
+  constexpr int batch = 32, splits = 8;
+  auto strides = [](int H, int Lv) {
+    return std::array<int, 3>{H * splits * (Lv + 1), splits * (Lv + 1), Lv + 1};
+  };
+  { // Llama 2 7B: 32 heads of 128, as many KV heads
+    constexpr int H = 32, L = 128, ctx = 1024;
+    const auto st = strides(H, L);
+    decode_attention_row<H, H, L, L, 16>(
+        "decode_attention mha bf16 b32 h32 d128 ctx1024 page16", ctx, s, flush,
+        [&](auto q, auto k, auto v, auto table, auto lens, auto mid) {
+          _fwd_kernel_stage1<bf16, 1, 128, 128, 64, splits, 16, L, L>(
+              tilec::Grid{u32(batch), u32(H), u32(splits)}, s, q, k, v, 0.0884f, table, lens, mid,
+              ctx / 16, H * L, L, H * L, L, H * L, L, st[0], st[1], st[2], 0.0f,
+              {.num_warps = 4, .num_stages = 2});
+        });
+  }
+  { // Llama 3 8B: 32 heads of 128 over 8 KV heads
+    constexpr int H = 32, H_KV = 8, L = 128, ctx = 4096;
+    const auto st = strides(H, L);
+    decode_attention_row<H, H_KV, L, L, 16>(
+        "decode_attention gqa bf16 b32 h32 kv8 d128 ctx4096 page16", ctx, s, flush,
+        [&](auto q, auto k, auto v, auto table, auto lens, auto mid) {
+          _fwd_grouped_kernel_stage1<bf16, 4, H, 128, 0, 128, 32, 16, splits, 16, L, L>(
+              tilec::Grid{u32(batch), u32(H / 4), u32(splits)}, s, q, k, v, 0.0884f, table, lens,
+              mid, ctx / 16, H * L, L, H_KV * L, L, H_KV * L, L, st[0], st[1], st[2], 0.0f,
+              {.num_warps = 4, .num_stages = 2});
+        });
+  }
+  { // DeepSeek-V3's MLA at 8-way tensor parallelism: 16 heads, one 576-wide latent KV head
+    constexpr int H = 16, Lk = 576, Lv = 512, ctx = 4096;
+    const auto st = strides(H, Lv);
+    decode_attention_row<H, 1, Lk, Lv, 1>(
+        "decode_attention mla bf16 b32 h16 d576/512 ctx4096 page1", ctx, s, flush,
+        [&](auto q, auto k, auto v, auto table, auto lens, auto mid) {
+          _fwd_grouped_kernel_stage1<bf16, 16, H, 512, 64, 512, 32, 16, splits, 1, Lk, Lv>(
+              tilec::Grid{u32(batch), 1u, u32(splits)}, s, q, k, v, 0.0417f, table, lens, mid, ctx,
+              H * Lk, Lk, Lk, Lk, Lk, Lk, st[0], st[1], st[2], 0.0f,
+              {.num_warps = 4, .num_stages = 2});
+        });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Triton's tutorials: 1024-element blocks, the default 4 warps.
 
 void tutorial_dropout(cudaStream_t s) {
@@ -604,6 +685,7 @@ int main() {
         {"layernorm_gated", layernorm_gated},
         {"deepseek_quant", deepseek_quant},
         {"deepseek_gemm", deepseek_gemm},
+        {"decode_attention", decode_attention},
         {"dropout", tutorial_dropout},
         {"asin", tutorial_asin},
     };

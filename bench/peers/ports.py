@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The Triton originals of the ports that bench_ports.cpp times, on its problems.
 
-The kernels re-implement Liger-Kernel's, Unsloth's, FlagGems', Mamba's, DeepSeek-V3's and Triton's
-tutorials' (ports_liger.py ... ports_tutorials.py: one file per source with its licence, each kernel
+The kernels re-implement Liger-Kernel's, Unsloth's, FlagGems', Mamba's, DeepSeek-V3's, vLLM's and
+Triton's tutorials' (ports_liger.py ... ports_tutorials.py: one file per source with its licence, each kernel
 citing its original file). check() (ports_check.py) first compares each with torch at a small
 odd size; a disagreement is reported and makes the exit status 1, the timings still run. Rows
 are named as bench_ports.cpp names them, with the same shapes, input ranges, configs and byte
@@ -24,6 +24,7 @@ import ports_liger as liger
 import ports_mamba as mamba
 import ports_tutorials as tutorials
 import ports_unsloth as unsloth
+import ports_vllm as vllm
 from common import emit, median_ms, report_gbs, require_gpu, uniform
 from ports_check import check
 
@@ -355,6 +356,36 @@ def bench_deepseek_gemm():
          2 * M * N * K / (ms * 1e9), f"autotuned: {config}")
 
 
+# --- vLLM ---------------------------------------------------------------------------------------
+
+def bench_decode_attention():
+    """32 sequences of one query token over a paged bf16 cache (see bench_ports.cpp): Llama 2
+    7B's MHA, Llama 3 8B's GQA, DeepSeek-V3's MLA (TP 8); 8 splits."""
+    batch, splits = 32, 8
+    for kind, H, H_KV, Lk, Lv, page, ctx, scale in (
+            ("mha", 32, 32, 128, 128, 16, 1024, 0.0884), ("gqa", 32, 8, 128, 128, 16, 4096, 0.0884),
+            ("mla", 16, 1, 576, 512, 1, 4096, 0.0417)):
+        slots = batch * ctx
+        q = uniform((batch, H, Lk))
+        k = uniform((slots, H_KV, Lk))
+        v = k[..., :Lv] if kind == "mla" else uniform((slots, H_KV, Lv))
+        pages = slots // page
+        table = torch.arange(pages - 1, -1, -1, device="cuda", dtype=torch.int32).view(batch, -1)
+        lens = torch.full((batch,), ctx, device="cuda", dtype=torch.int32)
+        mid = torch.empty(batch, H, splits, Lv + 1, device="cuda", dtype=torch.float32)
+        o = torch.empty(batch, H, Lv, device="cuda", dtype=torch.bfloat16)
+        nbytes = (slots * H_KV * (Lk if kind == "mla" else Lk + Lv) * 2 + batch * H * Lk * 2
+                  + pages * 4 + batch * H * Lv * 2)
+        if kind == "mha":
+            name = f"decode_attention mha bf16 b32 h32 d128 ctx{ctx} page16"
+        elif kind == "gqa":
+            name = f"decode_attention gqa bf16 b32 h32 kv8 d128 ctx{ctx} page16"
+        else:
+            name = f"decode_attention mla bf16 b32 h16 d576/512 ctx{ctx} page1"
+        report(name, nbytes, "NUM_KV_SPLITS=8 num_warps=4 num_stages=2",
+               lambda: vllm.decode_attention(q, k, v, o, table, lens, mid, splits, scale, page))
+
+
 def bench_dropout():
     n = 1 << 26
     x = uniform(n, dtype=torch.float32)
@@ -391,6 +422,7 @@ def main():
                ("selective_state_update", bench_selective_state_update),
                ("layernorm_gated", bench_layernorm_gated),
                ("deepseek_quant", bench_deepseek_quant), ("deepseek_gemm", bench_deepseek_gemm),
+               ("decode_attention", bench_decode_attention),
                ("dropout", bench_dropout),
                ("asin", bench_asin)]
     for kernel, bench in benches:

@@ -15,6 +15,7 @@ import ports_liger as liger
 import ports_mamba as mamba
 import ports_tutorials as tutorials
 import ports_unsloth as unsloth
+import ports_vllm as vllm
 
 
 def _rand(*shape, lo=-1.0, hi=1.0):
@@ -285,12 +286,46 @@ def check_deepseek():
     return ok
 
 
+def check_vllm():
+    """Decode attention (MHA with a logit cap, GQA, MLA) against torch's softmax(q k^T) v per
+    sequence, through pages in reverse order; sequences of 1, 77 and 200 tokens, 4 splits."""
+    ok = True
+    lens_list, splits, page = [1, 77, 200], 4, 16
+    for kind, H, H_KV, Lk, Lv, cap in (("mha", 4, 4, 96, 80, 1.5), ("gqa", 8, 2, 64, 64, 0.0),
+                                        ("mla", 16, 1, 576, 512, 0.0)):
+        batch, per_seq = len(lens_list), triton.cdiv(200, page)
+        slots = batch * per_seq * page
+        q = _rand(batch, H, Lk)
+        k = _rand(slots, H_KV, Lk)
+        v = k[..., :Lv] if kind == "mla" else _rand(slots, H_KV, Lv)
+        table = torch.arange(batch * per_seq - 1, -1, -1, device="cuda",
+                             dtype=torch.int32).view(batch, per_seq)
+        lens = torch.tensor(lens_list, device="cuda", dtype=torch.int32)
+        mid = torch.empty(batch, H, splits, Lv + 1, device="cuda")
+        o = torch.empty(batch, H, Lv, device="cuda")
+        scale = Lk ** -0.5
+        vllm.decode_attention(q, k, v, o, table, lens, mid, splits, scale, page, cap)
+        want = torch.empty_like(o)
+        for b, n in enumerate(lens_list):
+            slot = (table[b].repeat_interleave(page) * page
+                    + torch.arange(per_seq * page, device="cuda") % page)[:n].long()
+            kb = k[slot].repeat_interleave(H // H_KV, 1)  # [n, H, Lk]
+            vb = v[slot].repeat_interleave(H // H_KV, 1)
+            s = torch.einsum("hd,nhd->hn", q[b], kb) * scale
+            if cap > 0:
+                s = cap * torch.tanh(s / cap)
+            want[b] = torch.einsum("hn,nhd->hd", torch.softmax(s, -1), vb)
+        # tl.dot of float32 tiles multiplies in tf32
+        ok &= _close(f"decode_attention {kind}", o, want, 2e-3, 1e-2)
+    return ok
+
+
 def check():
     torch.manual_seed(0)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ok = True
     for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
-                 check_deepseek, check_tutorials):
+                 check_deepseek, check_vllm, check_tutorials):
         ok &= part()
     if not ok:
         print("ports.py: a peer kernel disagrees with torch", file=sys.stderr)

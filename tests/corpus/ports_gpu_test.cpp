@@ -1,7 +1,8 @@
 // The corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add + RMSNorm), Unsloth
 // (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm, cumsum, LayerNorm,
 // weight norm), Mamba (selective state update, gated LayerNorm), DeepSeek-V3 (fp8 block
-// quantization, the block-scaled fp8 GEMM) and Triton tutorial 04 (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
+// quantization, the block-scaled fp8 GEMM), vLLM (decode attention over a paged KV cache) and
+// Triton tutorial 04 (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
 #include "corpus_support.h"
 #include "gpu_test_support.h"
 
@@ -27,6 +28,7 @@
 #include "unsloth_cross_entropy.tilec.h"
 #include "unsloth_geglu.tilec.h"
 #include "unsloth_rms_layernorm.tilec.h"
+#include "vllm_decode_attention.tilec.h"
 
 #include <tilec/interpret.h>
 
@@ -56,6 +58,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/unsloth_cross_entropy.cpp"
 #include "kernels/unsloth_geglu.cpp"
 #include "kernels/unsloth_rms_layernorm.cpp"
+#include "kernels/vllm_decode_attention.cpp"
 // flaggems_softmax.cpp and flaggems_layer_norm.cpp both define the helper prev_multiple_of:
 // the second lives in a namespace of its own, as in flaggems_mamba_interpreter_test.cpp.
 namespace flaggems_ln {
@@ -1097,4 +1100,130 @@ TEST(GpuPorts, DeepSeekBlockScaledGemm) {
   // The tensor cores sum each step's fp8 products in fewer bits than float (about 14 kept):
   // per step up to 128 products of up to 4, scaled by up to 4: 2^-10 of ~2000 is ~2.
   expect_near(gc.get(), c, 2.0, kBf16Rel, "c");
+}
+
+// ---------------------------------------------------------------------------------------
+// vLLM's decode attention in bf16: MHA with a logit cap, GQA (4 query heads per KV head) and
+// MLA (576-wide keys, the second dot for the last 64), over pages in shuffled order, sequences
+// of 1, 77 and 300 tokens in 8 splits (some empty), both stages on each side.
+
+namespace {
+
+struct DecodeProblem {
+  int H, H_KV, Lk, Lv, page;
+  std::vector<int> lens{1, 77, 300};
+  int pages_per_seq() const { return cdiv(300, page); }
+  int slots() const { return int(lens.size()) * pages_per_seq() * page; }
+  std::vector<int32_t> page_table() const { // page i of sequence b: a reversed order
+    std::vector<int32_t> t(lens.size() * size_t(pages_per_seq()));
+    for (size_t i = 0; i < t.size(); ++i)
+      t[i] = int32_t(t.size() - 1 - i);
+    return t;
+  }
+};
+
+constexpr int kDecodeSplits = 8;
+
+/// Stage 1 (launch) then stage 2, on the GPU and in the interpreter, outputs compared.
+template <int Lv, class Stage1, class HostStage1>
+void decodeOnGpu(const DecodeProblem &p, Stage1 stage1, HostStage1 host_stage1, unsigned seed) {
+  const int batch = int(p.lens.size());
+  const auto q = as<bf16>(uniform(size_t(batch) * p.H * p.Lk, -1, 1, seed));
+  const auto k = as<bf16>(uniform(size_t(p.slots()) * p.H_KV * p.Lk, -1, 1, seed + 1));
+  const auto v = as<bf16>(uniform(size_t(p.slots()) * p.H_KV * p.Lv, -1, 1, seed + 2));
+  const auto table = p.page_table();
+  const std::vector<int32_t> lens(p.lens.begin(), p.lens.end());
+  auto mid = poison(size_t(batch) * p.H * kDecodeSplits * (p.Lv + 1));
+  auto o = poison<bf16>(size_t(batch) * p.H * p.Lv + kPad);
+  Mirror<bf16> gq(q), gk(k), gv(v), go(o);
+  Mirror<int32_t> gtable(table), glens(lens);
+  Mirror<float> gmid(mid);
+  host_stage1(q.data(), k.data(), v.data(), table.data(), lens.data(), mid.data());
+  stage1(gq.ptr(), gk.ptr(), gv.ptr(), gtable.ptr(), glens.ptr(), gmid.ptr());
+  constexpr int BLOCK_DV = Lv <= 128 ? 128 : 512;
+  const int ob = p.H * kDecodeSplits * (p.Lv + 1), oh = kDecodeSplits * (p.Lv + 1);
+  const tilec::Grid grid2{u32(batch), u32(p.H)};
+  tilec::interpret::launch(host::_fwd_kernel_stage2<bf16, kDecodeSplits, BLOCK_DV, Lv>, grid2,
+                           mid.data(), o.data(), lens.data(), ob, oh, p.Lv + 1, p.H * p.Lv, p.Lv);
+  _fwd_kernel_stage2<bf16, kDecodeSplits, BLOCK_DV, Lv>(grid2, nullptr, gmid.ptr(), go.ptr(),
+                                                       glens.ptr(), ob, oh, p.Lv + 1, p.H * p.Lv,
+                                                       p.Lv, {.num_warps = 4, .num_stages = 2});
+  tilec_test::synchronize();
+  expect_close(gmid.get(), mid, 1e-3, 1e-2, "Att_Out"); // poison where a split was empty
+  expect_near(go.get(), o, 2e-3, kBf16Rel, "o");
+}
+
+} // namespace
+
+TEST(GpuPorts, VllmDecodeAttentionMha) {
+  REQUIRE_GPU();
+  const DecodeProblem p{4, 4, 128, 128, 16};
+  const int batch = 3, H = 4, L = 128, ob = H * kDecodeSplits * (L + 1), oh = kDecodeSplits * (L + 1);
+  for (float cap : {0.0f, 30.0f}) {
+    SCOPED_TRACE(::testing::Message() << "logit cap " << cap);
+    const tilec::Grid grid{u32(batch), u32(H), u32(kDecodeSplits)};
+    decodeOnGpu<128>(
+        p,
+        [&](auto q, auto k, auto v, auto table, auto lens, auto mid) {
+          _fwd_kernel_stage1<bf16, 1, 128, 128, 64, kDecodeSplits, 16, 128, 128>(
+              grid, nullptr, q, k, v, 0.088f, table, lens, mid, p.pages_per_seq(), H * L, L,
+              H * L, L, H * L, L, ob, oh, L + 1, cap, {.num_warps = 4, .num_stages = 2});
+        },
+        [&](auto q, auto k, auto v, auto table, auto lens, auto mid) {
+          tilec::interpret::launch(
+              host::_fwd_kernel_stage1<bf16, 1, 128, 128, 64, kDecodeSplits, 16, 128, 128>, grid,
+              q, k, v, 0.088f, table, lens, mid, p.pages_per_seq(), H * L, L, H * L, L, H * L, L,
+              ob, oh, L + 1, cap);
+        },
+        101);
+  }
+}
+
+TEST(GpuPorts, VllmDecodeAttentionGrouped) {
+  REQUIRE_GPU();
+  const DecodeProblem p{32, 8, 128, 128, 16}; // Llama 3 8B's heads
+  const int batch = 3, H = 32, H_KV = 8, L = 128;
+  const int ob = H * kDecodeSplits * (L + 1), oh = kDecodeSplits * (L + 1);
+  const tilec::Grid grid{u32(batch), u32(H / 4), u32(kDecodeSplits)};
+  decodeOnGpu<128>(
+      p,
+      [&](auto q, auto k, auto v, auto table, auto lens, auto mid) {
+        _fwd_grouped_kernel_stage1<bf16, 4, 32, 128, 0, 128, 32, 16, kDecodeSplits, 16, 128, 128>(
+            grid, nullptr, q, k, v, 0.088f, table, lens, mid, p.pages_per_seq(), H * L, L,
+            H_KV * L, L, H_KV * L, L, ob, oh, L + 1, 0.0f, {.num_warps = 4, .num_stages = 2});
+      },
+      [&](auto q, auto k, auto v, auto table, auto lens, auto mid) {
+        tilec::interpret::launch(
+            host::_fwd_grouped_kernel_stage1<bf16, 4, 32, 128, 0, 128, 32, 16, kDecodeSplits, 16,
+                                             128, 128>,
+            grid, q, k, v, 0.088f, table, lens, mid, p.pages_per_seq(), H * L, L, H_KV * L, L,
+            H_KV * L, L, ob, oh, L + 1, 0.0f);
+      },
+      102);
+}
+
+TEST(GpuPorts, VllmDecodeAttentionMla) {
+  REQUIRE_GPU();
+  // One KV head of 576 read as keys (all of it) and values (its first 512: the same buffer
+  // with V's stride), as vLLM's MLA backend passes them; pages of 1.
+  const DecodeProblem p{16, 1, 576, 512, 1};
+  const int batch = 3, H = 16, Lk = 576, Lv = 512;
+  const int ob = H * kDecodeSplits * (Lv + 1), oh = kDecodeSplits * (Lv + 1);
+  const tilec::Grid grid{u32(batch), 1u, u32(kDecodeSplits)};
+  const float scale = 0.0417f;
+  decodeOnGpu<512>(
+      p,
+      [&](auto q, auto k, auto, auto table, auto lens, auto mid) {
+        _fwd_grouped_kernel_stage1<bf16, 16, 16, 512, 64, 512, 32, 16, kDecodeSplits, 1, 576, 512>(
+            grid, nullptr, q, k, k, scale, table, lens, mid, p.pages_per_seq(), H * Lk, Lk, Lk, Lk,
+            Lk, Lk, ob, oh, Lv + 1, 0.0f, {.num_warps = 4, .num_stages = 2});
+      },
+      [&](auto q, auto k, auto, auto table, auto lens, auto mid) {
+        tilec::interpret::launch(
+            host::_fwd_grouped_kernel_stage1<bf16, 16, 16, 512, 64, 512, 32, 16, kDecodeSplits,
+                                             1, 576, 512>,
+            grid, q, k, k, scale, table, lens, mid, p.pages_per_seq(), H * Lk, Lk, Lk, Lk, Lk, Lk,
+            ob, oh, Lv + 1, 0.0f);
+      },
+      103);
 }

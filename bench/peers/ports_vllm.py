@@ -1,0 +1,207 @@
+"""vLLM's decode attention over a paged KV cache, the kernels bench_ports.cpp times,
+re-implemented in Triton for bench/peers/ports.py from the original
+(github.com/vllm-project/vllm, vllm/attention/ops/triton_decode_attention.py at 0f490657,
+adapted there from SGLang and LightLLM; Apache License 2.0), with its algorithm, blockings and
+launch choices for NVIDIA GPUs: key blocks of 64 (MHA) or 32 (grouped), up to 16 query heads
+a program, 4 warps and 2 stages for every kernel."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _tanh(x):
+    return 2 * tl.sigmoid(2 * x) - 1
+
+
+# _fwd_kernel_stage1: one query head, a key split; q.k as a product and a row sum.
+@triton.jit
+def stage1_kernel(Q, K_Buffer, V_Buffer, sm_scale, Req_to_tokens, B_Seqlen, Att_Out,
+                  stride_req_to_tokens_b, stride_qbs, stride_qh, stride_buf_kbs, stride_buf_kh,
+                  stride_buf_vbs, stride_buf_vh, stride_mid_ob, stride_mid_oh, stride_mid_os,
+                  kv_group_num: tl.constexpr, BLOCK_DMODEL: tl.constexpr, BLOCK_DV: tl.constexpr,
+                  BLOCK_N: tl.constexpr, NUM_KV_SPLITS: tl.constexpr, PAGE_SIZE: tl.constexpr,
+                  logit_cap: tl.constexpr, Lk: tl.constexpr, Lv: tl.constexpr):
+    cur_batch = tl.program_id(0)
+    cur_head = tl.program_id(1)
+    split_kv_id = tl.program_id(2)
+    cur_kv_head = cur_head // kv_group_num
+    offs_d = tl.arange(0, BLOCK_DMODEL)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    mask_d = offs_d < Lk
+    mask_dv = offs_dv < Lv
+    seq_len = tl.load(B_Seqlen + cur_batch)
+    q = tl.load(Q + cur_batch * stride_qbs + cur_head * stride_qh + offs_d, mask=mask_d, other=0.0)
+    per_split = tl.cdiv(seq_len, NUM_KV_SPLITS)
+    start = per_split * split_kv_id
+    end = tl.minimum(start + per_split, seq_len)
+    e_max = -float("inf")
+    e_sum = 0.0
+    acc = tl.zeros([BLOCK_DV], dtype=tl.float32)
+    if end > start:
+        for start_n in range(start, end, BLOCK_N):
+            offs_n = start_n + tl.arange(0, BLOCK_N)
+            page = tl.load(Req_to_tokens + stride_req_to_tokens_b * cur_batch + offs_n // PAGE_SIZE,
+                           mask=offs_n < end, other=0)
+            kv_loc = page * PAGE_SIZE + offs_n % PAGE_SIZE
+            k = tl.load(K_Buffer + kv_loc[:, None] * stride_buf_kbs + cur_kv_head * stride_buf_kh
+                        + offs_d[None, :], mask=(offs_n[:, None] < end) & mask_d[None, :],
+                        other=0.0)
+            qk = tl.sum(q[None, :] * k, 1)
+            qk *= sm_scale
+            if logit_cap > 0:
+                qk = logit_cap * _tanh(qk / logit_cap)
+            qk = tl.where(offs_n < end, qk, float("-inf"))
+            v = tl.load(V_Buffer + kv_loc[:, None] * stride_buf_vbs + cur_kv_head * stride_buf_vh
+                        + offs_dv[None, :], mask=(offs_n[:, None] < end) & mask_dv[None, :],
+                        other=0.0)
+            n_e_max = tl.maximum(tl.max(qk, 0), e_max)
+            re_scale = tl.exp(e_max - n_e_max)
+            p = tl.exp(qk - n_e_max)
+            acc *= re_scale
+            acc += tl.sum(p[:, None] * v, 0)
+            e_sum = e_sum * re_scale + tl.sum(p, 0)
+            e_max = n_e_max
+        base = cur_batch * stride_mid_ob + cur_head * stride_mid_oh + split_kv_id * stride_mid_os
+        tl.store(Att_Out + base + offs_dv, acc / e_sum, mask=mask_dv)
+        tl.store(Att_Out + base + Lv, e_max + tl.log(e_sum))
+
+
+# _fwd_grouped_kernel_stage1: up to BLOCK_H query heads of one KV head; q.k and p.v by tl.dot,
+# the rope dimensions (BLOCK_DPE > 0) by a second dot.
+@triton.jit
+def grouped_stage1_kernel(Q, K_Buffer, V_Buffer, sm_scale, Req_to_tokens, B_Seqlen, Att_Out,
+                          stride_req_to_tokens_b, stride_qbs, stride_qh, stride_buf_kbs,
+                          stride_buf_kh, stride_buf_vbs, stride_buf_vh, stride_mid_ob,
+                          stride_mid_oh, stride_mid_os, kv_group_num: tl.constexpr,
+                          q_head_num: tl.constexpr, BLOCK_DMODEL: tl.constexpr,
+                          BLOCK_DPE: tl.constexpr, BLOCK_DV: tl.constexpr, BLOCK_N: tl.constexpr,
+                          BLOCK_H: tl.constexpr, NUM_KV_SPLITS: tl.constexpr,
+                          PAGE_SIZE: tl.constexpr, logit_cap: tl.constexpr, Lk: tl.constexpr,
+                          Lv: tl.constexpr):
+    cur_batch = tl.program_id(0)
+    cur_head_id = tl.program_id(1)
+    cur_kv_head = cur_head_id // tl.cdiv(kv_group_num, BLOCK_H)
+    split_kv_id = tl.program_id(2)
+    if kv_group_num > BLOCK_H:
+        VALID_BLOCK_H: tl.constexpr = BLOCK_H
+    else:
+        VALID_BLOCK_H: tl.constexpr = kv_group_num
+    cur_head = cur_head_id * VALID_BLOCK_H + tl.arange(0, BLOCK_H)
+    mask_h = (cur_head < (cur_head_id + 1) * VALID_BLOCK_H) & (cur_head < q_head_num)
+    offs_d = tl.arange(0, BLOCK_DMODEL)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    mask_d = offs_d < Lk
+    mask_dv = offs_dv < Lv
+    seq_len = tl.load(B_Seqlen + cur_batch)
+    q = tl.load(Q + cur_batch * stride_qbs + cur_head[:, None] * stride_qh + offs_d[None, :],
+                mask=mask_h[:, None] & mask_d[None, :], other=0.0)
+    if BLOCK_DPE > 0:
+        offs_dpe = BLOCK_DMODEL + tl.arange(0, BLOCK_DPE)
+        mask_dpe = offs_dpe < Lk
+        qpe = tl.load(Q + cur_batch * stride_qbs + cur_head[:, None] * stride_qh
+                      + offs_dpe[None, :], mask=mask_h[:, None] & mask_dpe[None, :], other=0.0)
+    per_split = tl.cdiv(seq_len, NUM_KV_SPLITS)
+    start = per_split * split_kv_id
+    end = tl.minimum(start + per_split, seq_len)
+    e_max = tl.zeros([BLOCK_H], dtype=tl.float32) - float("inf")
+    e_sum = tl.zeros([BLOCK_H], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_H, BLOCK_DV], dtype=tl.float32)
+    if end > start:
+        for start_n in range(start, end, BLOCK_N):
+            offs_n = start_n + tl.arange(0, BLOCK_N)
+            page = tl.load(Req_to_tokens + stride_req_to_tokens_b * cur_batch + offs_n // PAGE_SIZE,
+                           mask=offs_n < end, other=0)
+            kv_loc = page * PAGE_SIZE + offs_n % PAGE_SIZE
+            k = tl.load(K_Buffer + kv_loc[None, :] * stride_buf_kbs + cur_kv_head * stride_buf_kh
+                        + offs_d[:, None], mask=(offs_n[None, :] < end) & mask_d[:, None],
+                        other=0.0)
+            qk = tl.dot(q, k.to(q.dtype))
+            if BLOCK_DPE > 0:
+                kpe = tl.load(K_Buffer + kv_loc[None, :] * stride_buf_kbs
+                              + cur_kv_head * stride_buf_kh + offs_dpe[:, None],
+                              mask=(offs_n[None, :] < end) & mask_dpe[:, None], other=0.0)
+                qk += tl.dot(qpe, kpe.to(qpe.dtype))
+            qk *= sm_scale
+            if logit_cap > 0:
+                qk = logit_cap * _tanh(qk / logit_cap)
+            qk = tl.where(mask_h[:, None] & (offs_n[None, :] < end), qk, float("-inf"))
+            v = tl.load(V_Buffer + kv_loc[:, None] * stride_buf_vbs + cur_kv_head * stride_buf_vh
+                        + offs_dv[None, :], mask=(offs_n[:, None] < end) & mask_dv[None, :],
+                        other=0.0)
+            n_e_max = tl.maximum(tl.max(qk, 1), e_max)
+            re_scale = tl.exp(e_max - n_e_max)
+            p = tl.exp(qk - n_e_max[:, None])
+            acc *= re_scale[:, None]
+            acc += tl.dot(p.to(v.dtype), v)
+            e_sum = e_sum * re_scale + tl.sum(p, 1)
+            e_max = n_e_max
+        base = cur_batch * stride_mid_ob + split_kv_id * stride_mid_os
+        tl.store(Att_Out + base + cur_head[:, None] * stride_mid_oh + offs_dv[None, :],
+                 acc / e_sum[:, None], mask=mask_h[:, None] & mask_dv[None, :])
+        tl.store(Att_Out + base + cur_head * stride_mid_oh + Lv, e_max + tl.log(e_sum),
+                 mask=mask_h)
+
+
+# _fwd_kernel_stage2: the splits' outputs merged by their log-sum-exps.
+@triton.jit
+def stage2_kernel(Mid_O, o, B_Seqlen, stride_mid_ob, stride_mid_oh, stride_mid_os, stride_obs,
+                  stride_oh, NUM_KV_SPLITS: tl.constexpr, BLOCK_DV: tl.constexpr,
+                  Lv: tl.constexpr):
+    cur_batch = tl.program_id(0)
+    cur_head = tl.program_id(1)
+    seq_len = tl.load(B_Seqlen + cur_batch)
+    offs_d = tl.arange(0, BLOCK_DV)
+    mask_d = offs_d < Lv
+    e_sum = 0.0
+    e_max = -float("inf")
+    acc = tl.zeros([BLOCK_DV], dtype=tl.float32)
+    offs_v = cur_batch * stride_mid_ob + cur_head * stride_mid_oh + offs_d
+    offs_logic = cur_batch * stride_mid_ob + cur_head * stride_mid_oh + Lv
+    for split_kv_id in range(0, NUM_KV_SPLITS):
+        per_split = tl.cdiv(seq_len, NUM_KV_SPLITS)
+        start = per_split * split_kv_id
+        end = tl.minimum(start + per_split, seq_len)
+        if end > start:
+            tv = tl.load(Mid_O + offs_v + split_kv_id * stride_mid_os, mask=mask_d, other=0.0)
+            tlogic = tl.load(Mid_O + offs_logic + split_kv_id * stride_mid_os)
+            n_e_max = tl.maximum(tlogic, e_max)
+            old_scale = tl.exp(e_max - n_e_max)
+            acc *= old_scale
+            exp_logic = tl.exp(tlogic - n_e_max)
+            acc += exp_logic * tv
+            e_sum = e_sum * old_scale + exp_logic
+            e_max = n_e_max
+    tl.store(o + cur_batch * stride_obs + cur_head * stride_oh + offs_d, acc / e_sum, mask=mask_d)
+
+
+def decode_attention(q, k_buffer, v_buffer, o, req_to_token, b_seq_len, attn_logits,
+                     num_kv_splits, sm_scale, page_size, logit_cap=0.0):
+    """q [batch, H, Lk], caches [slots, H_KV, L], o [batch, H, Lv], attn_logits [batch, H,
+    splits, Lv + 1] (float); as vLLM's decode_attention_fwd with its CUDA choices."""
+    batch, H = q.shape[0], q.shape[1]
+    Lk, Lv = k_buffer.shape[-1], v_buffer.shape[-1]
+    group = H // k_buffer.shape[-2]
+    common = (q, k_buffer, v_buffer, sm_scale, req_to_token, b_seq_len, attn_logits,
+              req_to_token.stride(0), q.stride(0), q.stride(1), k_buffer.stride(-3),
+              k_buffer.stride(-2), v_buffer.stride(-3), v_buffer.stride(-2),
+              attn_logits.stride(0), attn_logits.stride(1), attn_logits.stride(2))
+    if group == 1:
+        stage1_kernel[(batch, H, num_kv_splits)](
+            *common, kv_group_num=1, BLOCK_DMODEL=triton.next_power_of_2(Lk),
+            BLOCK_DV=triton.next_power_of_2(Lv), BLOCK_N=64, NUM_KV_SPLITS=num_kv_splits,
+            PAGE_SIZE=page_size, logit_cap=logit_cap, Lk=Lk, Lv=Lv, num_warps=4, num_stages=2)
+    else:
+        if Lk == 576:
+            block_dmodel, block_dpe = 512, 64
+        else:
+            block_dmodel, block_dpe = triton.next_power_of_2(Lk), 0
+        grouped_stage1_kernel[(batch, triton.cdiv(H, min(16, group)), num_kv_splits)](
+            *common, kv_group_num=group, q_head_num=H, BLOCK_DMODEL=block_dmodel,
+            BLOCK_DPE=block_dpe, BLOCK_DV=triton.next_power_of_2(Lv), BLOCK_N=32, BLOCK_H=16,
+            NUM_KV_SPLITS=num_kv_splits, PAGE_SIZE=page_size, logit_cap=logit_cap, Lk=Lk, Lv=Lv,
+            num_warps=4, num_stages=2)
+    stage2_kernel[(batch, H)](attn_logits, o, b_seq_len, attn_logits.stride(0),
+                              attn_logits.stride(1), attn_logits.stride(2), o.stride(0),
+                              o.stride(1), NUM_KV_SPLITS=num_kv_splits,
+                              BLOCK_DV=triton.next_power_of_2(Lv), Lv=Lv, num_warps=4,
+                              num_stages=2)
