@@ -213,6 +213,14 @@ public:
         for (const TileShape &shape : symbolicTileShapes(*k))
           report(shape.loc.isValid() ? shape.loc : at, tileElemsMessage(*k, shape),
                  "; a specialization --check compiled breaks it");
+        // The kernel's static_asserts (the user's, and the promotion checks the translator
+        // adds), where they are written.
+        walk(*k, [&](const Op &op) {
+          if (op.kind == OpKind::StaticAssert && !op.opcode.empty() &&
+              log.find("static assertion failed with \"" + op.opcode + "\"") != std::string::npos)
+            report(op.loc.isValid() ? op.loc : at, op.opcode,
+                   " (static_assert fails in a specialization --check compiled)");
+        });
       }
       if (failed_)
         return;

@@ -122,4 +122,49 @@ inline constexpr bool scalar_keeps_tile_type =
     promotion_kind<S> <= promotion_kind<T> &&
     !(promotion_kind<T> == 1 && promotion_kind<S> == 1 && sizeof(S) == 8 && sizeof(T) < 8);
 
+// Host mirrors of the device library's element-type functions that generated CUDA spells
+// where a type is a template parameter (tilec/device/common/types.cuh), so that a launcher
+// can repeat the kernel's static_asserts that name them.
+
+namespace detail {
+template <class T>
+inline constexpr bool is_half_like_v = std::is_same_v<T, tl::half> || std::is_same_v<T, tl::bfloat16>;
+template <class T>
+inline constexpr bool is_fp8_host_v =
+    std::is_same_v<T, tl::float8_e4m3> || std::is_same_v<T, tl::float8_e5m2>;
+template <class T> inline constexpr int type_bits = is_half_like_v<T> ? 16 : int(sizeof(T) * 8);
+/// Tile with tile (rules 1-5 of tl/promotion.h) on arithmetic types (fp8 already float).
+template <class A, class B> constexpr auto promote_pair() {
+  if constexpr (std::is_same_v<A, B>) {
+    return static_cast<A *>(nullptr);
+  } else if constexpr (is_half_like_v<A> && is_half_like_v<B>) {
+    return static_cast<float *>(nullptr); // half with bfloat16
+  } else if constexpr ((std::is_same_v<A, tl::bfloat16> && promotion_kind<B> < 2) ||
+                       (std::is_same_v<B, tl::bfloat16> && promotion_kind<A> < 2)) {
+    return static_cast<float *>(nullptr); // bfloat16 with an integer or bool
+  } else {
+    constexpr bool a_wins = promotion_kind<A> != promotion_kind<B>
+                                ? promotion_kind<A> > promotion_kind<B>
+                            : type_bits<A> != type_bits<B> ? type_bits<A> > type_bits<B>
+                                                           : !std::is_signed_v<A>;
+    return static_cast<std::conditional_t<a_wins, A, B> *>(nullptr);
+  }
+}
+template <class T> using arith_host_t = std::conditional_t<is_fp8_host_v<T>, float, T>;
+} // namespace detail
+
+/// The type `/` and `%` of tiles compute in: float for half and bfloat16, else T.
+template <class T>
+using quotient_t = std::conditional_t<detail::is_half_like_v<T>, float, T>;
+/// The type a scalar of type T computes in: int for narrow integers and bool, float for the
+/// 16- and 8-bit floats, else T.
+template <class T>
+using widen_t = std::conditional_t<
+    (promotion_kind<T> < 2 && sizeof(T) < 4), int,
+    std::conditional_t<(detail::is_half_like_v<T> || detail::is_fp8_host_v<T>), float, T>>;
+/// The element type of an operation on tiles of A and of B (fp8 enters as float).
+template <class A, class B>
+using promote_t = std::remove_pointer_t<decltype(
+    detail::promote_pair<detail::arith_host_t<A>, detail::arith_host_t<B>>())>;
+
 } // namespace tilec
