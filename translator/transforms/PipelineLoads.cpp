@@ -83,14 +83,17 @@ bool LoopPipeliner::qualifiesAsSideLoad(const Op &load) const {
 
 /// The producer: the loads, what they are computed from inside the loop, and the carried
 /// variables (with their updates) among those. False if that reaches an op with effects or
-/// a carried variable that is not the producer's own.
+/// a carried variable that is not the producer's own. Plain loads and layout conversions
+/// may be among them: a paged cache's addresses come from its page table's entries, loaded
+/// in the loop and converted to the layout of each tile they address.
 bool LoopPipeliner::collectProducer(std::vector<const Op *> work) {
   while (!work.empty()) {
     const Op *op = work.back();
     work.pop_back();
     if (!producer_.insert(op).second)
       continue;
-    if (op->kind != OpKind::Load && !isRegisterArithmetic(op->kind))
+    if (op->kind != OpKind::Load && op->kind != OpKind::ConvertLayout &&
+        !isRegisterArithmetic(op->kind))
       return false;
     for (const Value *v : op->operands) {
       if (v->def && topLevel_.count(v->def)) {
@@ -208,12 +211,14 @@ void LoopPipeliner::run() {
     if (!carried_.count(j))
       readByConsumer.insert(body_.yields[j]);
   // Last to first: an op both parts compute needs its operands in both parts too (an arange
-  // under an index that the staged loads and a plain load share).
+  // under an index that the staged loads and a plain load share; a page table's entries that
+  // the staged loads' addresses and the consumer's both come from, read again).
+  const std::set<const Op *> staged(loads.begin(), loads.end());
   for (auto it = body_.ops.rbegin(); it != body_.ops.rend(); ++it) {
     Op *op = it->get();
     if (!producer_.count(op))
       continue;
-    bool shared = op->result && readByConsumer.count(op->result) && op->kind != OpKind::Load;
+    bool shared = op->result && readByConsumer.count(op->result) && !staged.count(op);
     op->stage = shared ? Op::Stage::Both : Op::Stage::Producer;
     if (shared)
       for (const Value *v : op->operands)
