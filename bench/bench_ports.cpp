@@ -2,7 +2,7 @@
 // RMSNorm), Unsloth (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm,
 // cumsum, LayerNorm, weight norm), Mamba (selective state update, gated RMSNorm), DeepSeek-V3
 // (fp8 block quantization and the block-scaled fp8 GEMM), vLLM (decode attention over a paged
-// KV cache) and Triton's tutorials 04 and 07 (dropout with a stored mask, asin) at LLM shapes, for comparison with the
+// KV cache), flash-linear-attention (the fused recurrence) and Triton's tutorials 04 and 07 (dropout with a stored mask, asin) at LLM shapes, for comparison with the
 // Triton originals that bench/peers/ports.py runs on the same problems: 4096 rows of bf16 (fp32
 // for cumsum and weight norm), vocabularies of 32000 (Gemma 2's 256000 for the chunked
 // cross-entropy), Mamba-2 2.7B's decoding step and gated norm, 2^26 fp32 elements for the
@@ -23,6 +23,7 @@
 #include "corpus_bench_util.h"
 #include "deepseek_fp8.tilec.h"
 #include "deepseek_fp8_gemm.tilec.h"
+#include "fla_fused_recurrent.tilec.h"
 #include "flaggems_cumsum.tilec.h"
 #include "flaggems_layer_norm.tilec.h"
 #include "flaggems_softmax.tilec.h"
@@ -634,6 +635,43 @@ void decode_attention(cudaStream_t s) {
 }
 
 // ---------------------------------------------------------------------------------------
+// flash-linear-attention's fused recurrence as GLA runs it: bf16 q, k, v and key decay gk,
+// float states and outputs, 8 sequences of 1024 tokens, 16 heads of K = V = 128 in blocks of
+// 64 (the original's choice), 4 warps. GB/s: the inputs read once, the outputs (the forward's
+// per-K-block parts of o, the backward's per-block dq, dk, dv, dgk) written once, the states.
+
+void fla_fused_recurrent(cudaStream_t s) {
+  constexpr int B = 8, T = 1024, H = 16, K = 128, V = 128, BK = 64, BV = 64, NK = 2, NV = 2;
+  const size_t tk = size_t(B) * T * H, states = size_t(B) * H * K * V;
+  Dev<bf16> q(tk * K), k(tk * K, -1, 1, 2), v(tk * V, -1, 1, 3), gk(tk * K, -0.1f, 0, 4);
+  Dev<bf16> dout(tk * V, -1, 1, 5);
+  Dev<float> h0(states, -1, 1, 6), ht(states), dht(states, -1, 1, 7), dh0(states);
+  Dev<float> o(NK * tk * V), o_sum(tk * V), dq(NV * tk * K), dk(NV * tk * K), dv(NK * tk * V);
+  Dev<float> dgk(NV * tk * K);
+  const Restore flush(s, {});
+  const tilec::Grid grid{NV, NK, u32(B * H)};
+  const float scale = 0.0884f;
+  report("fla fused_recurrent gla fwd bf16 b8 t1024 h16 k128 v128",
+         tk * (3.0 * K + V) * 2 + NK * tk * V * 4.0 + 2.0 * states * 4, "BK=64 BV=64 num_warps=4",
+         s, [&] {
+           fused_recurrent_fwd_kernel<bf16, float, float, H, K, V, BK, BV, false, false, false,
+                                      true, false, true, true, false>(
+               grid, s, q.p, k.p, v.p, nullptr, nullptr, gk.p, nullptr, o.p, h0.p, ht.p, nullptr,
+               scale, B, T, {.num_warps = 4});
+         }, &flush);
+  report("fla fused_recurrent gla bwd bf16 b8 t1024 h16 k128 v128",
+         tk * (3.0 * K + 2 * V) * 2 + 2.0 * states * 4 +
+             (3.0 * NV * tk * K + NK * tk * V) * 4 + states * 4.0,
+         "BK=64 BV=64 num_warps=4", s, [&] {
+           fused_recurrent_bwd_kernel<bf16, float, float, H, K, V, BK, BV, false, false, false,
+                                      true, false, true, true, true, false>(
+               grid, s, q.p, k.p, v.p, nullptr, nullptr, gk.p, nullptr, o_sum.p, h0.p, dout.p,
+               dq.p, dk.p, dv.p, nullptr, dgk.p, nullptr, dht.p, dh0.p, nullptr, scale, B, T,
+               {.num_warps = 4});
+         }, &flush);
+}
+
+// ---------------------------------------------------------------------------------------
 // Triton's tutorials: 1024-element blocks, the default 4 warps.
 
 void tutorial_dropout(cudaStream_t s) {
@@ -686,6 +724,7 @@ int main() {
         {"deepseek_quant", deepseek_quant},
         {"deepseek_gemm", deepseek_gemm},
         {"decode_attention", decode_attention},
+        {"fla_fused_recurrent", fla_fused_recurrent},
         {"dropout", tutorial_dropout},
         {"asin", tutorial_asin},
     };

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The Triton originals of the ports that bench_ports.cpp times, on its problems.
 
-The kernels re-implement Liger-Kernel's, Unsloth's, FlagGems', Mamba's, DeepSeek-V3's, vLLM's and
-Triton's tutorials' (ports_liger.py ... ports_tutorials.py: one file per source with its licence, each kernel
+The kernels re-implement Liger-Kernel's, Unsloth's, FlagGems', Mamba's, DeepSeek-V3's, vLLM's,
+flash-linear-attention's and Triton's tutorials' (ports_liger.py ... ports_tutorials.py: one file per source with its licence, each kernel
 citing its original file). check() (ports_check.py) first compares each with torch at a small
 odd size; a disagreement is reported and makes the exit status 1, the timings still run. Rows
 are named as bench_ports.cpp names them, with the same shapes, input ranges, configs and byte
@@ -19,6 +19,7 @@ import triton
 import triton.language as tl
 
 import ports_deepseek as deepseek
+import ports_fla as fla
 import ports_flaggems as flaggems
 import ports_liger as liger
 import ports_mamba as mamba
@@ -386,6 +387,30 @@ def bench_decode_attention():
                lambda: vllm.decode_attention(q, k, v, o, table, lens, mid, splits, scale, page))
 
 
+# --- flash-linear-attention --------------------------------------------------------------------
+
+def bench_fla_fused_recurrent():
+    """GLA's fused recurrence (see bench_ports.cpp): bf16 inputs, float states and outputs."""
+    B, T, H, K, V, NK, NV = 8, 1024, 16, 128, 128, 2, 2
+    q, k = uniform((B, T, H, K)), uniform((B, T, H, K))
+    v, gk = uniform((B, T, H, V)), uniform((B, T, H, K), -0.1, 0)
+    do = uniform((B, T, H, V))
+    f32 = dict(device="cuda", dtype=torch.float32)
+    h0, dht = uniform((B, H, K, V), dtype=torch.float32), uniform((B, H, K, V), dtype=torch.float32)
+    ht, dh0 = torch.empty(B, H, K, V, **f32), torch.empty(B, H, K, V, **f32)
+    o = torch.empty(NK, B, T, H, V, **f32)
+    dq, dk = torch.empty(NV, B, T, H, K, **f32), torch.empty(NV, B, T, H, K, **f32)
+    dv, dgk = torch.empty(NK, B, T, H, V, **f32), torch.empty(NV, B, T, H, K, **f32)
+    tk, states, scale = B * T * H, B * H * K * V, 0.0884
+    report("fla fused_recurrent gla fwd bf16 b8 t1024 h16 k128 v128",
+           tk * (3 * K + V) * 2 + NK * tk * V * 4 + 2 * states * 4, "BK=64 BV=64 num_warps=4",
+           lambda: fla.gla_fwd(q, k, v, gk, o, h0, ht, scale))
+    report("fla fused_recurrent gla bwd bf16 b8 t1024 h16 k128 v128",
+           tk * (3 * K + 2 * V) * 2 + 2 * states * 4 + (3 * NV * tk * K + NK * tk * V) * 4
+           + states * 4, "BK=64 BV=64 num_warps=4",
+           lambda: fla.gla_bwd(q, k, v, gk, h0, do, dq, dk, dv, dgk, dht, dh0, scale))
+
+
 def bench_dropout():
     n = 1 << 26
     x = uniform(n, dtype=torch.float32)
@@ -423,6 +448,7 @@ def main():
                ("layernorm_gated", bench_layernorm_gated),
                ("deepseek_quant", bench_deepseek_quant), ("deepseek_gemm", bench_deepseek_gemm),
                ("decode_attention", bench_decode_attention),
+               ("fla_fused_recurrent", bench_fla_fused_recurrent),
                ("dropout", bench_dropout),
                ("asin", bench_asin)]
     for kernel, bench in benches:

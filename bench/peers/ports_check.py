@@ -10,6 +10,7 @@ import triton
 import triton.language as tl
 
 import ports_deepseek as deepseek
+import ports_fla as fla
 import ports_flaggems as flaggems
 import ports_liger as liger
 import ports_mamba as mamba
@@ -320,12 +321,43 @@ def check_vllm():
     return ok
 
 
+def check_fla():
+    """GLA's recurrence against a torch loop: o and the final state; dq, dk, dv and dh0 through
+    autograd of that loop; at K = 50, V = 40 (blocks of 64, masked), 2 x 9 tokens, 3 heads."""
+    B, T, H, K, V = 2, 9, 3, 50, 40
+    q, k, v = _rand(B, T, H, K), _rand(B, T, H, K), _rand(B, T, H, V)
+    gk, do = _rand(B, T, H, K, lo=-0.3, hi=0.0), _rand(B, T, H, V)
+    h0, dht = _rand(B, H, K, V), _rand(B, H, K, V)
+    scale = 0.3
+    o = torch.empty(1, B, T, H, V, device="cuda")
+    ht = torch.empty(B, H, K, V, device="cuda")
+    fla.gla_fwd(q, k, v, gk, o, h0, ht, scale)
+    leaves = [x.clone().requires_grad_() for x in (q, k, v, h0)]
+    lq, lk, lv, lh0 = leaves
+    S, outs = lh0, []
+    for t in range(T):
+        S = S * torch.exp(gk[:, t])[..., None] + lk[:, t, :, :, None] * lv[:, t, :, None, :]
+        outs.append((S * (lq[:, t] * scale)[..., None]).sum(-2))
+    want_o = torch.stack(outs, 1)
+    ok = _close("fla fwd o", o[0], want_o.detach(), 1e-4, 1e-4)
+    ok &= _close("fla fwd ht", ht, S.detach(), 1e-4, 1e-4)
+    (want_o * do).sum().add_((S * dht).sum()).backward()
+    dq, dk = torch.empty(1, B, T, H, K, device="cuda"), torch.empty(1, B, T, H, K, device="cuda")
+    dv, dgk = torch.empty(1, B, T, H, V, device="cuda"), torch.empty(1, B, T, H, K, device="cuda")
+    dh0 = torch.empty(B, H, K, V, device="cuda")
+    fla.gla_bwd(q, k, v, gk, h0, do, dq, dk, dv, dgk, dht, dh0, scale)
+    for name, got, leaf in (("dq", dq[0], lq), ("dk", dk[0], lk), ("dv", dv[0], lv),
+                            ("dh0", dh0, lh0)):
+        ok &= _close(f"fla bwd {name}", got, leaf.grad, 1e-4, 1e-3)
+    return ok
+
+
 def check():
     torch.manual_seed(0)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ok = True
     for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
-                 check_deepseek, check_vllm, check_tutorials):
+                 check_deepseek, check_vllm, check_fla, check_tutorials):
         ok &= part()
     if not ok:
         print("ports.py: a peer kernel disagrees with torch", file=sys.stderr)

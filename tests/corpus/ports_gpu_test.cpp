@@ -1,8 +1,9 @@
 // The corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add + RMSNorm), Unsloth
 // (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm, cumsum, LayerNorm,
 // weight norm), Mamba (selective state update, gated LayerNorm), DeepSeek-V3 (fp8 block
-// quantization, the block-scaled fp8 GEMM), vLLM (decode attention over a paged KV cache) and
-// Triton tutorial 04 (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
+// quantization, the block-scaled fp8 GEMM), vLLM (decode attention over a paged KV cache),
+// flash-linear-attention (the fused recurrence, forward and backward) and Triton tutorial 04
+// (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
 #include "corpus_support.h"
 #include "gpu_test_support.h"
 
@@ -12,6 +13,7 @@
 // sources and clash nowhere here.
 #include "deepseek_fp8.tilec.h"
 #include "deepseek_fp8_gemm.tilec.h"
+#include "fla_fused_recurrent.tilec.h"
 #include "flaggems_cumsum.tilec.h"
 #include "flaggems_layer_norm.tilec.h"
 #include "flaggems_softmax.tilec.h"
@@ -43,6 +45,7 @@
 namespace host { // the kernels as the interpreter runs them
 #include "kernels/deepseek_fp8.cpp"
 #include "kernels/deepseek_fp8_gemm.cpp"
+#include "kernels/fla_fused_recurrent.cpp"
 #include "kernels/flaggems_cumsum.cpp"
 #include "kernels/flaggems_softmax.cpp"
 #include "kernels/flaggems_var_mean.cpp"
@@ -1226,4 +1229,87 @@ TEST(GpuPorts, VllmDecodeAttentionMla) {
             ob, oh, Lv + 1, 0.0f);
       },
       103);
+}
+
+// ---------------------------------------------------------------------------------------
+// flash-linear-attention's fused recurrence: GLA's configuration (bf16 inputs, the key decay,
+// initial and final states) at K = V = 128 in blocks of 64 (two programs each way), and every
+// decay in float at K = 50, V = 40 with variable-length sequences, walking backwards.
+
+namespace {
+
+template <class TQ, bool ALL, bool REVERSE, bool VARLEN, int H, int K, int V, int BK, int BV>
+void flaOnGpu(const std::vector<int64_t> &bounds, unsigned seed) {
+  SCOPED_TRACE(::testing::Message() << "K " << K << ", reverse " << REVERSE);
+  constexpr int NK = (K + BK - 1) / BK, NV = (V + BV - 1) / BV;
+  const int n = int(bounds.size()) - 1, tokens = int(bounds.back());
+  const int B = VARLEN ? 1 : n, T = VARLEN ? tokens : tokens / n;
+  const size_t tk = size_t(tokens) * H;
+  const auto q = as<TQ>(uniform(tk * K, -1, 1, seed)), k = as<TQ>(uniform(tk * K, -1, 1, seed + 1));
+  const auto v = as<TQ>(uniform(tk * V, -1, 1, seed + 2));
+  const auto g = as<TQ>(uniform(tk, -0.3f, 0, seed + 3)), gamma = as<TQ>(uniform(H, -0.2f, 0, seed + 4));
+  const auto gk = as<TQ>(uniform(tk * K, -0.3f, 0, seed + 5));
+  const auto gv = as<TQ>(uniform(tk * V, -0.3f, 0, seed + 6));
+  const auto dout = as<TQ>(uniform(tk * V, -1, 1, seed + 7));
+  const auto h0 = uniform(size_t(n) * H * K * V, -1, 1, seed + 8);
+  const auto dht = uniform(h0.size(), -1, 1, seed + 9);
+  auto o = poison(NK * tk * V + kPad), ht = poison(h0.size() + kPad);
+  Mirror<TQ> gq(q), gk_(k), gv_(v), gg(g), ggamma(gamma), ggk(gk), ggv(gv), gdo(dout);
+  Mirror<float> gh0(h0), gdht(dht), go(o), ght(ht);
+  Mirror<int64_t> gcu(bounds);
+  const tilec::Grid grid{NV, NK, u32(n * H)};
+  const int64_t *cu = VARLEN ? bounds.data() : nullptr;
+  const float scale = 0.088f;
+  auto fwd = host::fused_recurrent_fwd_kernel<TQ, float, float, H, K, V, BK, BV, REVERSE, ALL,
+                                              ALL, true, ALL, true, true, VARLEN>;
+  tilec::interpret::launch(fwd, grid, q.data(), k.data(), v.data(), g.data(), gamma.data(),
+                           gk.data(), gv.data(), o.data(), h0.data(), ht.data(), cu, scale, B, T);
+  fused_recurrent_fwd_kernel<TQ, float, float, H, K, V, BK, BV, REVERSE, ALL, ALL, true, ALL,
+                             true, true, VARLEN>(
+      grid, nullptr, gq.ptr(), gk_.ptr(), gv_.ptr(), gg.ptr(), ggamma.ptr(), ggk.ptr(), ggv.ptr(),
+      go.ptr(), gh0.ptr(), ght.ptr(), VARLEN ? gcu.ptr() : nullptr, scale, B, T,
+      {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(go.get(), o, 1e-4, 1e-4, "o");
+  expect_close(ght.get(), ht, 1e-4, 1e-4, "ht");
+
+  std::vector<float> o_sum(tk * V, 0.0f);
+  for (int p = 0; p < NK; ++p)
+    for (size_t i = 0; i < o_sum.size(); ++i)
+      o_sum[i] += o[p * tk * V + i];
+  auto dq = poison(NV * tk * K + kPad), dk = poison(NV * tk * K + kPad);
+  auto dv = poison(NK * tk * V + kPad), dg = poison(NK * NV * tk + kPad);
+  auto dgk = poison(NV * tk * K + kPad), dgv = poison(NK * tk * V + kPad);
+  auto dh0 = poison(h0.size() + kPad);
+  Mirror<float> gosum(o_sum), gdq(dq), gdk(dk), gdv(dv), gdg(dg), gdgk(dgk), gdgv(dgv), gdh0(dh0);
+  auto bwd = host::fused_recurrent_bwd_kernel<TQ, float, float, H, K, V, BK, BV, REVERSE, ALL,
+                                              ALL, true, ALL, true, true, true, VARLEN>;
+  tilec::interpret::launch(bwd, grid, q.data(), k.data(), v.data(), g.data(), gamma.data(),
+                           gk.data(), gv.data(), o_sum.data(), h0.data(), dout.data(), dq.data(),
+                           dk.data(), dv.data(), dg.data(), dgk.data(), dgv.data(), dht.data(),
+                           dh0.data(), cu, scale, B, T);
+  fused_recurrent_bwd_kernel<TQ, float, float, H, K, V, BK, BV, REVERSE, ALL, ALL, true, ALL,
+                             true, true, true, VARLEN>(
+      grid, nullptr, gq.ptr(), gk_.ptr(), gv_.ptr(), gg.ptr(), ggamma.ptr(), ggk.ptr(),
+      ggv.ptr(), gosum.ptr(), gh0.ptr(), gdo.ptr(), gdq.ptr(), gdk.ptr(), gdv.ptr(), gdg.ptr(),
+      gdgk.ptr(), gdgv.ptr(), gdht.ptr(), gdh0.ptr(), VARLEN ? gcu.ptr() : nullptr, scale, B, T,
+      {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(gdq.get(), dq, 1e-4, 1e-4, "dq");
+  expect_close(gdk.get(), dk, 1e-4, 1e-4, "dk");
+  expect_close(gdv.get(), dv, 1e-4, 1e-4, "dv");
+  expect_close(gdgk.get(), dgk, 1e-3, 1e-4, "dgk");
+  expect_close(gdh0.get(), dh0, 1e-4, 1e-4, "dh0");
+  if (ALL) {
+    expect_close(gdg.get(), dg, 1e-3, 1e-4, "dg");
+    expect_close(gdgv.get(), dgv, 1e-3, 1e-4, "dgv");
+  }
+}
+
+} // namespace
+
+TEST(GpuPorts, FlaFusedRecurrent) {
+  REQUIRE_GPU();
+  flaOnGpu<bf16, false, false, false, 16, 128, 128, 64, 64>({0, 37, 74}, 111);
+  flaOnGpu<float, true, true, true, 3, 50, 40, 32, 32>({0, 3, 11, 12}, 121);
 }
