@@ -36,6 +36,7 @@
 #include "liger_tvd.tilec.h"
 #include "mamba_layernorm_gated.tilec.h"
 #include "mamba_selective_state_update.tilec.h"
+#include "mamba_ssd_bmm.tilec.h"
 #include "triton_tutorials_misc.tilec.h"
 #include "unsloth_cross_entropy.tilec.h"
 #include "unsloth_geglu.tilec.h"
@@ -469,6 +470,35 @@ void selective_state_update(cudaStream_t s) {
          }, &fresh);
 }
 
+/// SSD's C B^T per chunk as Mamba-2's forward calls it (`_bmm_chunk_fwd(C, B, chunk_size,
+/// output_dtype=float32)`): 2.7B's state of 128 in one group, chunks of 256, 16 sequences of
+/// 4096, bf16 in, float out; autotuned over the original's nine configs on both sides.
+void ssd_bmm(cudaStream_t s) {
+  constexpr int batch = 16, seqlen = 4096, chunk = 256, groups = 1, K = 128;
+  constexpr int chunks = seqlen / chunk;
+  const size_t seq_elems = size_t(batch) * seqlen * groups * K;
+  const size_t out_elems = size_t(batch) * chunks * groups * chunk * chunk;
+  Dev<bf16> C(seq_elems), B(seq_elems, -1, 1, 2);
+  Dev<float> out(out_elems);
+  const Restore flush(s, {});
+  tilec::Config chosen;
+  auto grid = [&](const tilec::Config &meta) {
+    chosen = meta;
+    return tilec::Grid{u32(tilec::cdiv(chunk, meta["BLOCK_SIZE_M"]) *
+                           tilec::cdiv(chunk, meta["BLOCK_SIZE_N"])),
+                       u32(batch), u32(chunks * groups)};
+  };
+  auto launch = [&] {
+    _bmm_chunk_fwd_kernel_autotuned<bf16, float, bf16, false, false>(
+        grid, s, C.p, B.p, out.p, nullptr, seqlen, chunk, K, groups, seqlen * groups * K,
+        groups * K, K, 1, seqlen * groups * K, groups * K, K, 1, chunks * groups * chunk * chunk,
+        groups * chunk * chunk, chunk * chunk, chunk, 1, 0, 0);
+  };
+  launch(); // autotunes
+  report("mamba ssd_bmm fwd bf16->fp32 b16 seq4096 chunk256 k128", 2.0 * seq_elems * 2 + out_elems * 4.0,
+         "autotuned over the original's 9 configs", s, launch, &flush);
+}
+
 /// RMSNormGated as Mamba-2 uses it (gate applied before the norm, no bias) over 4096 tokens:
 /// 2.7B's 5120 channels in one group (BLOCK_N 8192, 8 warps) and Codestral's 8192 in 8 groups of
 /// 1024 (BLOCK_N 1024, 4 warps): BLOCK_N the group rounded up, min(max(BLOCK_N / 256, 1), 8)
@@ -721,6 +751,7 @@ int main() {
         {"weight_norm", weight_norm},
         {"selective_state_update", selective_state_update},
         {"layernorm_gated", layernorm_gated},
+        {"ssd_bmm", ssd_bmm},
         {"deepseek_quant", deepseek_quant},
         {"deepseek_gemm", deepseek_gemm},
         {"decode_attention", decode_attention},

@@ -310,6 +310,18 @@ def bench_selective_state_update():
            keeper(state))
 
 
+def bench_ssd_bmm():
+    """SSD's C B^T per chunk as Mamba-2's forward calls it (see bench_ports.cpp)."""
+    batch, seqlen, chunk, groups, K = 16, 4096, 256, 1, 128
+    C, B = uniform((batch, seqlen, groups, K)), uniform((batch, seqlen, groups, K))
+    out = torch.empty(batch, seqlen // chunk, groups, chunk, chunk, device="cuda",
+                      dtype=torch.float32)
+    mamba.bmm_chunk_fwd(C, B, out, chunk)  # autotunes
+    report("mamba ssd_bmm fwd bf16->fp32 b16 seq4096 chunk256 k128",
+           2 * C.numel() * 2 + out.numel() * 4, "autotuned over the original's 9 configs",
+           lambda: mamba.bmm_chunk_fwd(C, B, out, chunk))
+
+
 def bench_layernorm_gated():
     for N, groups in ((5120, 1), (8192, 8)):
         x, z, w = uniform((ROWS, N), -2, 3), uniform((ROWS, N), -2, 2), uniform(N)
@@ -445,7 +457,7 @@ def main():
                ("vector_norm", bench_vector_norm), ("cumsum", lambda: bench_cumsum(sms)),
                ("layer_norm", bench_layer_norm), ("weight_norm", bench_weight_norm),
                ("selective_state_update", bench_selective_state_update),
-               ("layernorm_gated", bench_layernorm_gated),
+               ("layernorm_gated", bench_layernorm_gated), ("ssd_bmm", bench_ssd_bmm),
                ("deepseek_quant", bench_deepseek_quant), ("deepseek_gemm", bench_deepseek_gemm),
                ("decode_attention", bench_decode_attention),
                ("fla_fused_recurrent", bench_fla_fused_recurrent),

@@ -244,6 +244,20 @@ def check_mamba():
     return ok
 
 
+def check_ssd_bmm():
+    """SSD's per-chunk C B^T against torch at 2 x 300 positions, chunks of 128, 2 groups."""
+    batch, seqlen, chunk, groups, K = 2, 300, 128, 2, 40
+    a, b = _rand(batch, seqlen, groups, K), _rand(batch, seqlen, groups, K)
+    nchunks = triton.cdiv(seqlen, chunk)
+    out = torch.empty(batch, nchunks, groups, chunk, chunk, device="cuda")
+    mamba.bmm_chunk_fwd(a, b, out, chunk)
+    pad = nchunks * chunk - seqlen
+    ap = F.pad(a, (0, 0, 0, 0, 0, pad)).view(batch, nchunks, chunk, groups, K)
+    bp = F.pad(b, (0, 0, 0, 0, 0, pad)).view(batch, nchunks, chunk, groups, K)
+    want = torch.einsum("bcmgk,bcngk->bcgmn", ap, bp)
+    return _close("ssd_bmm", out, want, 5e-3, 1e-3)  # tf32
+
+
 def check_tutorials():
     n = 3001
     x = _rand(n, lo=-2, hi=2)
@@ -357,7 +371,7 @@ def check():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ok = True
     for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
-                 check_deepseek, check_vllm, check_fla, check_tutorials):
+                 check_deepseek, check_vllm, check_fla, check_ssd_bmm, check_tutorials):
         ok &= part()
     if not ok:
         print("ports.py: a peer kernel disagrees with torch", file=sys.stderr)

@@ -1,6 +1,7 @@
 """Mamba's kernels that bench_ports.cpp times, re-implemented in Triton for
 bench/peers/ports.py from the originals at e9594ce1 (github.com/state-spaces/mamba, Apache
 License 2.0), with their algorithms, blockings and dtypes, and their host code's choices."""
+import torch
 import triton
 import triton.language as tl
 
@@ -160,3 +161,64 @@ def rms_norm_gated(x, y, w, z, rstd, group, eps=1e-5):
                                              z.stride(0), M, group, eps, BLOCK_N=block,
                                              HAS_Z=True, NORM_BEFORE_GATE=False,
                                              IS_RMS_NORM=True, num_warps=warps)
+
+
+# mamba_ssm/ops/triton/ssd_bmm.py: _bmm_chunk_fwd_kernel (without seq_idx, not causal, as
+# Mamba-2's forward calls it), autotuned over the original's nine configs.
+@triton.autotune(
+    configs=[triton.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k},
+                           num_stages=s, num_warps=w)
+             for m, n, k, s, w in ((128, 256, 64, 3, 8), (64, 256, 32, 4, 4), (128, 128, 32, 4, 4),
+                                   (128, 64, 32, 4, 4), (64, 128, 32, 4, 4), (128, 32, 32, 4, 4),
+                                   (64, 32, 32, 5, 2), (32, 64, 32, 5, 2), (64, 64, 32, 4, 2))],
+    key=["chunk_size", "K"])
+@triton.jit
+def bmm_chunk_fwd_kernel(a_ptr, b_ptr, out_ptr, seqlen, chunk_size, K, ngroups,
+                         stride_a_batch, stride_a_seqlen, stride_a_head, stride_ak,
+                         stride_b_batch, stride_b_seqlen, stride_b_head, stride_bk,
+                         stride_out_batch, stride_out_chunk, stride_out_head, stride_outm,
+                         stride_outn, dot_dtype: tl.constexpr, BLOCK_SIZE_M: tl.constexpr,
+                         BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr):
+    pid_b = tl.program_id(axis=1)
+    pid_ch = tl.program_id(axis=2)
+    pid_c = pid_ch // ngroups
+    pid_h = pid_ch - pid_c * ngroups
+    num_pid_n = tl.cdiv(chunk_size, BLOCK_SIZE_N)
+    pid_m = tl.program_id(axis=0) // num_pid_n
+    pid_n = tl.program_id(axis=0) % num_pid_n
+    a_ptr += pid_b * stride_a_batch + pid_c * chunk_size * stride_a_seqlen + pid_h * stride_a_head
+    b_ptr += pid_b * stride_b_batch + pid_c * chunk_size * stride_b_seqlen + pid_h * stride_b_head
+    offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_m[:, None] * stride_a_seqlen + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :] * stride_b_seqlen)
+    limit = min(chunk_size, seqlen - pid_c * chunk_size)
+    acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < limit) & (offs_k[None, :] < K - k * BLOCK_SIZE_K),
+                    other=0.0).to(dot_dtype)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < K - k * BLOCK_SIZE_K) & (offs_n[None, :] < limit),
+                    other=0.0).to(dot_dtype)
+        acc += tl.dot(a, b)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    out_ptr += pid_b * stride_out_batch + pid_c * stride_out_chunk + pid_h * stride_out_head
+    out_ptrs = out_ptr + (stride_outm * offs_m[:, None] + offs_n[None, :] * stride_outn)
+    tl.store(out_ptrs, acc.to(out_ptr.dtype.element_ty),
+             mask=(offs_m[:, None] < chunk_size) & (offs_n[None, :] < chunk_size))
+
+
+def bmm_chunk_fwd(a, b, out, chunk_size):
+    """a, b [batch, seqlen, ngroups, K]; out [batch, nchunks, ngroups, chunk, chunk]."""
+    batch, seqlen, ngroups, k = a.shape
+    nchunks = triton.cdiv(seqlen, chunk_size)
+    dot_dtype = tl.bfloat16 if a.dtype == torch.bfloat16 else tl.float16 \
+        if a.dtype == torch.float16 else tl.float32
+    grid = lambda META: (triton.cdiv(chunk_size, META["BLOCK_SIZE_M"])
+                         * triton.cdiv(chunk_size, META["BLOCK_SIZE_N"]), batch,
+                         nchunks * ngroups)
+    bmm_chunk_fwd_kernel[grid](a, b, out, seqlen, chunk_size, k, ngroups, a.stride(0),
+                               a.stride(1), a.stride(2), a.stride(3), b.stride(0), b.stride(1),
+                               b.stride(2), b.stride(3), out.stride(0), out.stride(1),
+                               out.stride(2), out.stride(3), out.stride(4), dot_dtype)

@@ -1,6 +1,7 @@
 // The corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add + RMSNorm), Unsloth
 // (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm, cumsum, LayerNorm,
-// weight norm), Mamba (selective state update, gated LayerNorm), DeepSeek-V3 (fp8 block
+// weight norm), Mamba (selective state update, gated LayerNorm, SSD's chunked products),
+// DeepSeek-V3 (fp8 block
 // quantization, the block-scaled fp8 GEMM), vLLM (decode attention over a paged KV cache),
 // flash-linear-attention (the fused recurrence, forward and backward) and Triton tutorial 04
 // (dropout) on the GPU against the interpreter running the same kernels on the same inputs.
@@ -26,6 +27,7 @@
 #include "liger_tvd.tilec.h"
 #include "mamba_layernorm_gated.tilec.h"
 #include "mamba_selective_state_update.tilec.h"
+#include "mamba_ssd_bmm.tilec.h"
 #include "triton_tutorials_misc.tilec.h"
 #include "unsloth_cross_entropy.tilec.h"
 #include "unsloth_geglu.tilec.h"
@@ -57,6 +59,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/liger_tvd.cpp"
 #include "kernels/mamba_layernorm_gated.cpp"
 #include "kernels/mamba_selective_state_update.cpp"
+#include "kernels/mamba_ssd_bmm.cpp"
 #include "kernels/triton_tutorials_misc.cpp"
 #include "kernels/unsloth_cross_entropy.cpp"
 #include "kernels/unsloth_geglu.cpp"
@@ -1312,4 +1315,62 @@ TEST(GpuPorts, FlaFusedRecurrent) {
   REQUIRE_GPU();
   flaOnGpu<bf16, false, false, false, 16, 128, 128, 64, 64>({0, 37, 74}, 111);
   flaOnGpu<float, true, true, true, 3, 50, 40, 32, 32>({0, 3, 11, 12}, 121);
+}
+
+// ---------------------------------------------------------------------------------------
+// Mamba-2's chunked products in bf16: the causal forward with sequence boundaries and the
+// plain one at two configs, the backward with a residual; 2 x 300 positions in chunks of
+// 128, 2 groups, K = 40.
+
+TEST(GpuPorts, MambaSsdChunkProducts) {
+  REQUIRE_GPU();
+  constexpr int batch = 2, seqlen = 300, chunk = 128, groups = 2, K = 40, chunks = 3;
+  const size_t seq_elems = size_t(batch) * seqlen * groups * K;
+  const size_t chunk_elems = size_t(batch) * chunks * groups * chunk * chunk;
+  const auto a = as<bf16>(uniform(seq_elems, -1, 1, 131));
+  const auto b = as<bf16>(uniform(seq_elems, -1, 1, 132));
+  const auto res = as<bf16>(uniform(seq_elems, -1, 1, 133));
+  const auto dout = as<bf16>(uniform(chunk_elems, -1, 1, 134));
+  std::vector<int32_t> seq_idx(size_t(batch) * seqlen);
+  for (size_t i = 0; i < seq_idx.size(); ++i)
+    seq_idx[i] = int(i % seqlen) < 120 ? 0 : 1;
+  Mirror<bf16> ga(a), gb(b), gres(res), gdout(dout);
+  Mirror<int32_t> gseq(seq_idx);
+  const int sa[4] = {seqlen * groups * K, groups * K, K, 1};
+  const int so[5] = {chunks * groups * chunk * chunk, groups * chunk * chunk, chunk * chunk, chunk, 1};
+  auto forward = [&](auto host_kernel, auto gpu_kernel, int blocks, int warps, int stages,
+                     const char *what) {
+    auto out = poison<bf16>(chunk_elems + kPad);
+    Mirror<bf16> gout(out);
+    const tilec::Grid grid{u32(blocks), u32(batch), u32(chunks * groups)};
+    tilec::interpret::launch(host_kernel, grid, a.data(), b.data(), out.data(), seq_idx.data(),
+                             seqlen, chunk, K, groups, sa[0], sa[1], sa[2], sa[3], sa[0], sa[1],
+                             sa[2], sa[3], so[0], so[1], so[2], so[3], so[4], seqlen, 1);
+    gpu_kernel(grid, nullptr, ga.ptr(), gb.ptr(), gout.ptr(), gseq.ptr(), seqlen, chunk, K,
+               groups, sa[0], sa[1], sa[2], sa[3], sa[0], sa[1], sa[2], sa[3], so[0], so[1],
+               so[2], so[3], so[4], seqlen, 1,
+               tilec::LaunchOptions{.num_warps = warps, .num_stages = stages});
+    tilec_test::synchronize();
+    expect_near(gout.get(), out, 1e-2, kBf16Rel, what); // poison where causal skipped a block
+  };
+  forward(host::_bmm_chunk_fwd_kernel<bf16, bf16, bf16, true, true, 64, 64, 32>,
+          _bmm_chunk_fwd_kernel<bf16, bf16, bf16, true, true, 64, 64, 32>, 4, 2, 4,
+          "causal forward");
+  forward(host::_bmm_chunk_fwd_kernel<bf16, bf16, bf16, false, true, 128, 128, 32>,
+          _bmm_chunk_fwd_kernel<bf16, bf16, bf16, false, true, 128, 128, 32>, 1, 4, 4,
+          "forward");
+
+  auto db = poison<bf16>(seq_elems + kPad);
+  Mirror<bf16> gdb(db);
+  const tilec::Grid grid{2u, u32(batch), u32(chunks * groups)};
+  tilec::interpret::launch(host::_bmm_chunk_bwd_kernel<bf16, bf16, bf16, true, 64, 64, 32>, grid,
+                           a.data(), dout.data(), db.data(), res.data(), seqlen, chunk, K, groups,
+                           sa[0], sa[1], sa[2], sa[3], so[0], so[1], so[2], so[3], so[4], sa[0],
+                           sa[1], sa[2], sa[3], sa[0], sa[1], sa[2], sa[3]);
+  _bmm_chunk_bwd_kernel<bf16, bf16, bf16, true, 64, 64, 32>(
+      grid, nullptr, ga.ptr(), gdout.ptr(), gdb.ptr(), gres.ptr(), seqlen, chunk, K, groups, sa[0],
+      sa[1], sa[2], sa[3], so[0], so[1], so[2], so[3], so[4], sa[0], sa[1], sa[2], sa[3], sa[0],
+      sa[1], sa[2], sa[3], {.num_warps = 2, .num_stages = 4});
+  tilec_test::synchronize();
+  expect_near(gdb.get(), db, 2e-2, kBf16Rel, "backward");
 }
