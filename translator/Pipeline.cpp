@@ -14,6 +14,7 @@
 #include "analysis/AxisInfo.h"
 #include "ir/Parser.h"
 #include "transforms/AllocateSharedMemory.h"
+#include "transforms/FoldDotAdds.h"
 #include "transforms/DotOperandsInRegisters.h"
 #include "transforms/FreeStages.h"
 #include "transforms/PingpongWarpgroups.h"
@@ -104,6 +105,10 @@ constexpr const char *kFrontendDescription = "the C++ kernel as tile IR (fronten
 
 const std::vector<PassInfo> &passTable() {
   static const std::vector<PassInfo> table = {
+      {"fold-dot-adds",
+       "`acc += tl::dot(a, b)` becomes `acc = tl::dot(a, b, acc)`: one accumulator, added to by "
+       "the tensor cores (transforms/FoldDotAdds.cpp)",
+       infallible<runFoldDotAdds>},
       {"split-ragged-loops",
        "loops whose masks are all true but in their last blocks run those blocks unmasked, "
        "the rest in a second copy (transforms/SplitRaggedLoops.cpp)",
