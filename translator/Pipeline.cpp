@@ -29,6 +29,7 @@
 #include "transforms/PersistentPrograms.h"
 #include "transforms/PipelineLoads.h"
 #include "transforms/RematerializeConversions.h"
+#include "transforms/SameTypeCasts.h"
 #include "transforms/PrefetchRows.h"
 #include "transforms/SinkWideningCasts.h"
 #include "transforms/SplitRaggedLoops.h"
@@ -109,6 +110,10 @@ const std::vector<PassInfo> &passTable() {
        "`acc += tl::dot(a, b)` becomes `acc = tl::dot(a, b, acc)`: one accumulator, added to by "
        "the tensor cores (transforms/FoldDotAdds.cpp)",
        infallible<runFoldDotAdds>},
+      {"same-type-casts",
+       "a loop whose tl::dot reads loads cast to another type parameter gets a copy for the "
+       "specializations where the types are one, without the casts (transforms/SameTypeCasts.cpp)",
+       infallible<runSameTypeCasts>},
       {"split-ragged-loops",
        "loops whose masks are all true but in their last blocks run those blocks unmasked, "
        "the rest in a second copy (transforms/SplitRaggedLoops.cpp)",
