@@ -232,6 +232,45 @@ void foldCastsOfConstants(Kernel &k, Region &r) {
   }
 }
 
+/// Whether a mask's bound may be a tensor map's extent (tma-copies): built from kernel
+/// arguments, constants and the loop's induction variable with + - * (`K - k * BLOCK_K`), where
+/// a bound computed otherwise (`min(chunk_size, seqlen - c * chunk_size)`) is a program's own.
+bool extentLike(const Value *v, int depth = 0) {
+  v = stripCastsAndBroadcasts(v);
+  if (!v->def || depth > 8)
+    return true; // a region argument: the induction variable or a carried scalar
+  const Op *d = v->def;
+  if (d->kind == OpKind::Param || d->kind == OpKind::Constant)
+    return true;
+  if (d->kind == OpKind::Binary && (d->opcode == "+" || d->opcode == "-" || d->opcode == "*"))
+    return extentLike(d->operands[0], depth + 1) && extentLike(d->operands[1], depth + 1);
+  return false;
+}
+
+/// Whether every compare in a load's mask bounds its offsets by extent-like scalars: the
+/// masks tma-copies may take for a matrix's edges.
+bool maskExtentLike(const Value *mask, int depth = 0) {
+  mask = stripCastsAndBroadcasts(mask);
+  const Op *d = mask->def;
+  if (!d || depth > 16)
+    return false;
+  if (d->kind == OpKind::ExpandDims)
+    return maskExtentLike(d->operands[0], depth + 1);
+  if (d->kind != OpKind::Binary)
+    return false;
+  if (d->opcode == "&" || d->opcode == "&&")
+    return maskExtentLike(d->operands[0], depth + 1) && maskExtentLike(d->operands[1], depth + 1);
+  if (d->opcode == "<" || d->opcode == "<=" || d->opcode == ">" || d->opcode == ">=") {
+    for (int j = 0; j < 2; ++j) {
+      const Value *side = stripCastsAndBroadcasts(d->operands[size_t(j)]);
+      if (side->type.isScalar())
+        return extentLike(side);
+    }
+    return false;
+  }
+  return false;
+}
+
 class Versioner {
 public:
   Versioner(Kernel &k, Op &loop, const std::vector<const Op *> &slice)
@@ -359,18 +398,22 @@ void runUnitStrideDotLoops(Kernel &k, const Target &target) {
   const auto inits = carriedInits(k);
   for (Op *loop : loops) {
     std::vector<LoadOptions> loads;
-    bool gathered = false;
+    bool gathered = false, programBounds = false;
     walkOps(*loop->regions[0], [&](Op &op) {
       const Type &ptrs = op.kind == OpKind::Load ? op.operands[0]->type : Type{};
       if (!ptrs.isTile() || !ptrs.pointer || ptrs.shared)
         return;
       LoadOptions l = optionsOf(k, op, inits);
       gathered = gathered || (l.gathered && !l.options.empty());
-      if (!l.options.empty())
+      if (!l.options.empty()) {
+        programBounds = programBounds || (op.operands.size() > 1 && op.operands[1]->type.isTile() &&
+                                          !maskExtentLike(op.operands[1]));
         loads.push_back(std::move(l));
+      }
     });
-    // With the copy engine, affine operands go by tensor maps whatever their strides.
-    if (loads.empty() || (target.tma && !gathered))
+    // With the copy engine, affine operands go by tensor maps whatever their strides; not
+    // those masked by a program's own bounds (Mamba's chunks), which no tensor map has.
+    if (loads.empty() || (target.tma && !gathered && !programBounds))
       continue;
     auto versions = versionsOf(loads);
     if (versions.empty())
