@@ -14,6 +14,7 @@
 // sources and clash nowhere here.
 #include "deepseek_fp8.tilec.h"
 #include "deepseek_fp8_gemm.tilec.h"
+#include "fla_cumsum.tilec.h"
 #include "fla_fused_recurrent.tilec.h"
 #include "flaggems_cumsum.tilec.h"
 #include "flaggems_layer_norm.tilec.h"
@@ -47,6 +48,7 @@
 namespace host { // the kernels as the interpreter runs them
 #include "kernels/deepseek_fp8.cpp"
 #include "kernels/deepseek_fp8_gemm.cpp"
+#include "kernels/fla_cumsum.cpp"
 #include "kernels/fla_fused_recurrent.cpp"
 #include "kernels/flaggems_cumsum.cpp"
 #include "kernels/flaggems_softmax.cpp"
@@ -1373,4 +1375,42 @@ TEST(GpuPorts, MambaSsdChunkProducts) {
       sa[1], sa[2], sa[3], {.num_warps = 2, .num_stages = 4});
   tilec_test::synchronize();
   expect_near(gdb.get(), db, 2e-2, kBf16Rel, "backward");
+}
+
+// flash-linear-attention's cumulative sums in bf16 (float out): a chunk-local vector sum over
+// packed variable-length sequences, a reversed whole-sequence scalar sum in the head-first
+// layout; the same inputs in the interpreter.
+TEST(GpuPorts, FlaCumulativeSums) {
+  REQUIRE_GPU();
+  constexpr int H = 3, S = 40, BT = 64, BS = 32;
+  const std::vector<int64_t> cu = {0, 50, 150, 153}, chunks = {0, 0, 1, 0, 1, 1, 2, 0};
+  const int T = 153;
+  const auto s = as<bf16>(uniform(size_t(T) * H * S, -1, 1, 141));
+  auto o = poison(s.size() + kPad);
+  Mirror<bf16> gs(s);
+  Mirror<float> go(o);
+  Mirror<int64_t> gcu(cu), gchunks(chunks);
+  const tilec::Grid grid{(S + BS - 1) / BS, 4u, u32(H)};
+  tilec::interpret::launch(
+      host::chunk_local_cumsum_vector_kernel<bf16, float, 2, H, S, BT, BS, false, false, true,
+                                             false>,
+      grid, s.data(), o.data(), 1.0f, cu.data(), chunks.data(), T);
+  chunk_local_cumsum_vector_kernel<bf16, float, 2, H, S, BT, BS, false, false, true, false>(
+      grid, nullptr, gs.ptr(), go.ptr(), 1.0f, gcu.ptr(), gchunks.ptr(), T, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(go.get(), o, 1e-5, 1e-5, "local vector");
+
+  const int B = 2, L = 150;
+  const auto s1 = as<bf16>(uniform(size_t(B) * H * L, -1, 1, 142));
+  auto o1 = poison(s1.size() + kPad);
+  Mirror<bf16> gs1(s1);
+  Mirror<float> go1(o1);
+  const tilec::Grid grid1{u32(B * H)};
+  tilec::interpret::launch(
+      host::chunk_global_cumsum_scalar_kernel<bf16, float, 2, H, BT, true, false, false, true>,
+      grid1, s1.data(), o1.data(), 1.0f, nullptr, L);
+  chunk_global_cumsum_scalar_kernel<bf16, float, 2, H, BT, true, false, false, true>(
+      grid1, nullptr, gs1.ptr(), go1.ptr(), 1.0f, nullptr, L, {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_close(go1.get(), o1, 1e-5, 1e-5, "global scalar");
 }
