@@ -18,6 +18,26 @@ TILEC_KERNEL void mm(const T *a, const T *b, float *c, int M, int N, int K) {
   tl::store(c + tl::expand_dims<1>(offs_m) * N + tl::expand_dims<0>(offs_n), acc);
 }
 
+// With strides as arguments and rows bounded per program (Mamba's SSD products): the copy
+// without the casts gets the unit-stride copies; the loop kept for the other types does not.
+template <class T, class DT, int BM, int BN, int BK>
+TILEC_KERNEL void strided(const T *a, const T *b, float *c, int seqlen, int chunk, int K, int sam,
+                          int sak, int sbk, int sbn) {
+  int limit = tl::minimum(chunk, seqlen - tl::program_id(2) * chunk);
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto x = tl::cast<DT>(tl::load(a + tl::expand_dims<1>(rm) * sam + tl::expand_dims<0>(k + rk) * sak,
+                                   tl::expand_dims<1>(rm) < limit, 0.0f));
+    auto y = tl::cast<DT>(tl::load(b + tl::expand_dims<1>(k + rk) * sbk + tl::expand_dims<0>(rn) * sbn,
+                                   tl::expand_dims<0>(rn) < limit, 0.0f));
+    acc += tl::dot(x, y);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+
 // IR-LABEL: IR after pipeline
 // IR:       = if constexpr(tilec::is_same_v<T, DT>)
 // IR:         = for "<" pipelined
@@ -28,3 +48,10 @@ TILEC_KERNEL void mm(const T *a, const T *b, float *c, int M, int N, int K) {
 // IR:           :x = cast
 // IR:           :y = cast
 // CU:       if constexpr (tilec::is_same_v<T, DT>) {
+
+// IR-LABEL: kernel @strided
+// IR:       = if constexpr(tilec::is_same_v<T, DT>)
+// IR:       = if constexpr(sak_is_1 && sbn_is_1)
+// IR:       = if constexpr(sam_is_1 && sbk_is_1)
+// IR:       :x = cast
+// IR-NOT:   _is_1

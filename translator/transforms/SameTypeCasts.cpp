@@ -122,7 +122,7 @@ void runSameTypeCasts(Kernel &k) {
   for (Op *loop : loops) {
     std::vector<std::string> conds;
     for (Op *cast : castsIn(*loop->regions[0])) {
-      std::string c = "tilec::is_same_v<" + cast->operands[0]->type.elem.cuda() + ", " +
+      std::string c = kSameTypeCondition + cast->operands[0]->type.elem.cuda() + ", " +
                       cast->result->type.elem.cuda() + ">";
       if (std::find(conds.begin(), conds.end(), c) == conds.end())
         conds.push_back(c);

@@ -18,4 +18,7 @@ namespace tilec {
 
 void runSameTypeCasts(Kernel &k);
 
+/// How the condition of the branches this pass makes begins.
+inline constexpr const char *kSameTypeCondition = "tilec::is_same_v<";
+
 } // namespace tilec

@@ -3,6 +3,7 @@
 #include "ir/Rewriter.h"
 #include "ir/SpecFacts.h"
 #include "target/Target.h"
+#include "transforms/SameTypeCasts.h"
 #include "transforms/StrideTerms.h"
 
 #include <algorithm>
@@ -135,15 +136,20 @@ bool containsDot(const Op &loop) {
   return dot;
 }
 
-/// The outermost for loops with a tl::dot inside.
+/// The outermost for loops with a tl::dot inside; not the loops same-type-casts keeps as
+/// written for the specializations whose casts change the type (rare; their loads are not
+/// pipelined either way), which copies would only make longer to read.
 void dotLoops(Region &r, std::vector<Op *> &out) {
   for (auto &op : r.ops) {
     if (op->kind == OpKind::For && containsDot(*op)) {
       out.push_back(op.get());
       continue;
     }
-    for (auto &inner : op->regions)
-      dotLoops(*inner, out);
+    const bool castsKept =
+        op->kind == OpKind::If && op->constexprCond.rfind(kSameTypeCondition, 0) == 0;
+    for (size_t i = 0; i < op->regions.size(); ++i)
+      if (!castsKept || i == 0)
+        dotLoops(*op->regions[i], out);
   }
 }
 
