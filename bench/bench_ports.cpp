@@ -42,6 +42,7 @@
 #include "unsloth_geglu.tilec.h"
 #include "unsloth_rms_layernorm.tilec.h"
 #include "vllm_decode_attention.tilec.h"
+#include "vllm_merge_attn_states.tilec.h"
 
 #include <tilec/runtime.h>
 
@@ -664,6 +665,23 @@ void decode_attention(cudaStream_t s) {
   }
 }
 
+/// vLLM's merge of a prefix's and a suffix's attention over 8192 tokens of a 32-head, 128-wide
+/// model in bf16, with the merged lse stored; a program per (token, head), 4 warps, as the
+/// original launches it.
+void merge_attn_states(cudaStream_t s) {
+  constexpr int tokens = 8192, heads = 32, D = 128;
+  const size_t n = size_t(tokens) * heads * D, lses = size_t(tokens) * heads;
+  Dev<bf16> p_out(n), s_out(n, -1, 1, 2), out(n);
+  Dev<float> p_lse(lses, -3, 3, 3), s_lse(lses, -3, 3, 4), out_lse(lses);
+  const Restore flush(s, {});
+  report("merge_attn_states bf16 t8192 h32 d128", 3.0 * n * 2 + 3.0 * lses * 4,
+         "PADDED_HEAD_SIZE=128 num_warps=4", s, [&] {
+           merge_attn_states_kernel<bf16, D, 128, true>(tilec::Grid{u32(tokens), u32(heads)}, s,
+                                                        out.p, out_lse.p, p_out.p, p_lse.p,
+                                                        s_out.p, s_lse.p, {.num_warps = 4});
+         }, &flush);
+}
+
 // ---------------------------------------------------------------------------------------
 // flash-linear-attention's fused recurrence as GLA runs it: bf16 q, k, v and key decay gk,
 // float states and outputs, 8 sequences of 1024 tokens, 16 heads of K = V = 128 in blocks of
@@ -755,6 +773,7 @@ int main() {
         {"deepseek_quant", deepseek_quant},
         {"deepseek_gemm", deepseek_gemm},
         {"decode_attention", decode_attention},
+        {"merge_attn_states", merge_attn_states},
         {"fla_fused_recurrent", fla_fused_recurrent},
         {"dropout", tutorial_dropout},
         {"asin", tutorial_asin},

@@ -399,6 +399,19 @@ def bench_decode_attention():
                lambda: vllm.decode_attention(q, k, v, o, table, lens, mid, splits, scale, page))
 
 
+def bench_merge_attn_states():
+    """vLLM's merge of two partial attentions (see bench_ports.cpp)."""
+    tokens, heads, D = 8192, 32, 128
+    p_out, s_out = uniform((tokens, heads, D)), uniform((tokens, heads, D))
+    p_lse = uniform((heads, tokens), -3, 3, torch.float32)
+    s_lse = uniform((heads, tokens), -3, 3, torch.float32)
+    out, out_lse = torch.empty_like(p_out), torch.empty_like(p_lse)
+    n, lses = tokens * heads * D, tokens * heads
+    report("merge_attn_states bf16 t8192 h32 d128", 3 * n * 2 + 3 * lses * 4,
+           "PADDED_HEAD_SIZE=128 num_warps=4",
+           lambda: vllm.merge_attn_states(out, p_out, p_lse, s_out, s_lse, out_lse))
+
+
 # --- flash-linear-attention --------------------------------------------------------------------
 
 def bench_fla_fused_recurrent():
@@ -460,6 +473,7 @@ def main():
                ("layernorm_gated", bench_layernorm_gated), ("ssd_bmm", bench_ssd_bmm),
                ("deepseek_quant", bench_deepseek_quant), ("deepseek_gemm", bench_deepseek_gemm),
                ("decode_attention", bench_decode_attention),
+               ("merge_attn_states", bench_merge_attn_states),
                ("fla_fused_recurrent", bench_fla_fused_recurrent),
                ("dropout", bench_dropout),
                ("asin", bench_asin)]

@@ -338,6 +338,24 @@ def check_vllm():
     return ok
 
 
+def check_merge_attn_states():
+    """vLLM's merge against a weighted sum, with +inf (taken as -inf) and -inf lse values."""
+    tokens, heads, D = 7, 3, 80
+    p_out, s_out = _rand(tokens, heads, D), _rand(tokens, heads, D)
+    p_lse, s_lse = _rand(heads, tokens, lo=-3, hi=3), _rand(heads, tokens, lo=-3, hi=3)
+    p_lse[0, 1] = float("inf")
+    s_lse[0, 2] = float("-inf")
+    out, out_lse = torch.empty_like(p_out), torch.empty_like(p_lse)
+    vllm.merge_attn_states(out, p_out, p_lse, s_out, s_lse, out_lse)
+    p = torch.where(p_lse == float("inf"), float("-inf"), p_lse)
+    m = torch.maximum(p, s_lse)
+    wp, ws = torch.exp(p - m), torch.exp(s_lse - m)
+    se = wp + ws
+    want = p_out * (wp / se).t()[..., None] + s_out * (ws / se).t()[..., None]
+    return (_close("merge_attn_states out", out, want, 1e-6, 1e-5)
+            & _close("merge_attn_states lse", out_lse, torch.log(se) + m, 1e-5, 1e-5))
+
+
 def check_fla():
     """GLA's recurrence against a torch loop: o and the final state; dq, dk, dv and dh0 through
     autograd of that loop; at K = 50, V = 40 (blocks of 64, masked), 2 x 9 tokens, 3 heads."""
@@ -374,7 +392,8 @@ def check():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ok = True
     for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
-                 check_deepseek, check_vllm, check_fla, check_ssd_bmm, check_tutorials):
+                 check_deepseek, check_vllm, check_merge_attn_states, check_fla,
+                 check_ssd_bmm, check_tutorials):
         ok &= part()
     if not ok:
         print("ports.py: a peer kernel disagrees with torch", file=sys.stderr)

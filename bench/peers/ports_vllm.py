@@ -205,3 +205,42 @@ def decode_attention(q, k_buffer, v_buffer, o, req_to_token, b_seq_len, attn_log
                               o.stride(1), NUM_KV_SPLITS=num_kv_splits,
                               BLOCK_DV=triton.next_power_of_2(Lv), Lv=Lv, num_warps=4,
                               num_stages=2)
+
+
+# vllm/attention/ops/triton_merge_attn_states.py at 0a345fd0: merge_attn_states_kernel.
+@triton.jit
+def merge_attn_states_kernel(output, output_lse, prefix_output, prefix_lse, suffix_output,
+                             suffix_lse, HEAD_SIZE: tl.constexpr, PADDED_HEAD_SIZE: tl.constexpr,
+                             OUTPUT_LSE: tl.constexpr):
+    token_idx = tl.program_id(0)
+    num_tokens = tl.num_programs(0)
+    head_idx = tl.program_id(1)
+    num_heads = tl.num_programs(1)
+    p_lse = tl.load(prefix_lse + head_idx * num_tokens + token_idx)
+    s_lse = tl.load(suffix_lse + head_idx * num_tokens + token_idx)
+    p_lse = float("-inf") if p_lse == float("inf") else p_lse
+    s_lse = float("-inf") if s_lse == float("inf") else s_lse
+    max_lse = tl.maximum(p_lse, s_lse)
+    p_lse = p_lse - max_lse
+    s_lse = s_lse - max_lse
+    out_se = tl.exp(p_lse) + tl.exp(s_lse)
+    if OUTPUT_LSE:
+        tl.store(output_lse + head_idx * num_tokens + token_idx, tl.log(out_se) + max_lse)
+    head_arange = tl.arange(0, PADDED_HEAD_SIZE)
+    head_mask = head_arange < HEAD_SIZE
+    base = token_idx * num_heads * HEAD_SIZE + head_idx * HEAD_SIZE + head_arange
+    p_out = tl.load(prefix_output + base, mask=head_mask)
+    s_out = tl.load(suffix_output + base, mask=head_mask)
+    p_scale = tl.exp(p_lse) / out_se
+    s_scale = tl.exp(s_lse) / out_se
+    tl.store(output + base, p_out * p_scale + s_out * s_scale, mask=head_mask)
+
+
+def merge_attn_states(output, prefix_output, prefix_lse, suffix_output, suffix_lse,
+                      output_lse=None):
+    """output, prefix/suffix outputs [tokens, heads, head size]; lse [heads, tokens]."""
+    tokens, heads, head_size = output.shape
+    merge_attn_states_kernel[(tokens, heads)](output, output_lse, prefix_output, prefix_lse,
+                                              suffix_output, suffix_lse, head_size,
+                                              triton.next_power_of_2(head_size),
+                                              output_lse is not None)

@@ -34,6 +34,7 @@
 #include "unsloth_geglu.tilec.h"
 #include "unsloth_rms_layernorm.tilec.h"
 #include "vllm_decode_attention.tilec.h"
+#include "vllm_merge_attn_states.tilec.h"
 
 #include <tilec/interpret.h>
 
@@ -67,6 +68,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/unsloth_geglu.cpp"
 #include "kernels/unsloth_rms_layernorm.cpp"
 #include "kernels/vllm_decode_attention.cpp"
+#include "kernels/vllm_merge_attn_states.cpp"
 // flaggems_softmax.cpp and flaggems_layer_norm.cpp both define the helper prev_multiple_of:
 // the second lives in a namespace of its own, as in flaggems_mamba_interpreter_test.cpp.
 namespace flaggems_ln {
@@ -1413,4 +1415,29 @@ TEST(GpuPorts, FlaCumulativeSums) {
       grid1, nullptr, gs1.ptr(), go1.ptr(), 1.0f, nullptr, L, {.num_warps = 4});
   tilec_test::synchronize();
   expect_close(go1.get(), o1, 1e-5, 1e-5, "global scalar");
+}
+
+// vLLM's merge of two partial attention results in bf16, with an empty prefix (+inf) and an
+// empty suffix (-inf) among the lse values.
+TEST(GpuPorts, VllmMergeAttentionStates) {
+  REQUIRE_GPU();
+  constexpr int tokens = 37, heads = 5, D = 80;
+  const auto p_out = as<bf16>(uniform(size_t(tokens) * heads * D, -1, 1, 151));
+  const auto s_out = as<bf16>(uniform(p_out.size(), -1, 1, 152));
+  auto p_lse = uniform(size_t(heads) * tokens, -3, 3, 153), s_lse = uniform(p_lse.size(), -3, 3, 154);
+  p_lse[3] = INFINITY;
+  s_lse[5] = -INFINITY;
+  auto out = poison<bf16>(p_out.size() + kPad);
+  auto out_lse = poison(p_lse.size() + kPad);
+  Mirror<bf16> gp(p_out), gs(s_out), gout(out);
+  Mirror<float> gpl(p_lse), gsl(s_lse), gol(out_lse);
+  const tilec::Grid grid{u32(tokens), u32(heads)};
+  tilec::interpret::launch(host::merge_attn_states_kernel<bf16, D, 128, true>, grid, out.data(),
+                           out_lse.data(), p_out.data(), p_lse.data(), s_out.data(),
+                           s_lse.data());
+  merge_attn_states_kernel<bf16, D, 128, true>(grid, nullptr, gout.ptr(), gol.ptr(), gp.ptr(),
+                                               gpl.ptr(), gs.ptr(), gsl.ptr(), {.num_warps = 4});
+  tilec_test::synchronize();
+  expect_near(gout.get(), out, 1e-6, kBf16Rel, "out");
+  expect_close(gol.get(), out_lse, 1e-6, 1e-6, "lse");
 }
