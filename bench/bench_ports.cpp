@@ -23,6 +23,7 @@
 #include "corpus_bench_util.h"
 #include "deepseek_fp8.tilec.h"
 #include "deepseek_fp8_gemm.tilec.h"
+#include "fla_cumsum.tilec.h"
 #include "fla_fused_recurrent.tilec.h"
 #include "flaggems_cumsum.tilec.h"
 #include "flaggems_layer_norm.tilec.h"
@@ -688,6 +689,29 @@ void merge_attn_states(cudaStream_t s) {
 // 64 (the original's choice), 4 warps. GB/s: the inputs read once, the outputs (the forward's
 // per-K-block parts of o, the backward's per-block dq, dk, dv, dgk) written once, the states.
 
+/// flash-linear-attention's cumulative sums as GLA's chunked path calls them: the key decay
+/// summed per chunk of 64 steps (vector kernel, [B, T, H, K] float, BS 32) and a gate summed
+/// over whole sequences (scalar kernel, [B, T, H]); 8 sequences of 4096 steps, 16 heads, K 128;
+/// one config of the original's autotuning lists, 4 warps.
+void fla_cumsum(cudaStream_t s) {
+  constexpr int B = 8, T = 4096, H = 16, K = 128, BT = 64, BS = 32;
+  const size_t nv = size_t(B) * T * H * K, ns = size_t(B) * T * H;
+  Dev<float> gk(nv, -0.1f, 0), gk_out(nv), g(ns, -0.1f, 0, 2), g_out(ns);
+  const Restore flush(s, {});
+  report("fla chunk_local_cumsum vector fp32 b8 t4096 h16 k128", 2.0 * nv * 4,
+         "BT=64 BS=32 num_warps=4", s, [&] {
+           chunk_local_cumsum_vector_kernel<float, float, B, H, K, BT, BS, false, false, false,
+                                            false>(
+               tilec::Grid{K / BS, T / BT, B * H}, s, gk.p, gk_out.p, 1.0f, nullptr, nullptr, T,
+               {.num_warps = 4});
+         }, &flush);
+  report("fla chunk_global_cumsum scalar fp32 b8 t4096 h16", 2.0 * ns * 4,
+         "BT=256 num_warps=4", s, [&] {
+           chunk_global_cumsum_scalar_kernel<float, float, B, H, 256, false, false, false, false>(
+               tilec::Grid{B * H}, s, g.p, g_out.p, 1.0f, nullptr, T, {.num_warps = 4});
+         }, &flush);
+}
+
 void fla_fused_recurrent(cudaStream_t s) {
   constexpr int B = 8, T = 1024, H = 16, K = 128, V = 128, BK = 64, BV = 64, NK = 2, NV = 2;
   const size_t tk = size_t(B) * T * H, states = size_t(B) * H * K * V;
@@ -774,6 +798,7 @@ int main() {
         {"deepseek_gemm", deepseek_gemm},
         {"decode_attention", decode_attention},
         {"merge_attn_states", merge_attn_states},
+        {"fla_cumsum", fla_cumsum},
         {"fla_fused_recurrent", fla_fused_recurrent},
         {"dropout", tutorial_dropout},
         {"asin", tutorial_asin},

@@ -414,6 +414,17 @@ def bench_merge_attn_states():
 
 # --- flash-linear-attention --------------------------------------------------------------------
 
+def bench_fla_cumsum():
+    """GLA's cumulative sums (see bench_ports.cpp): float in and out."""
+    B, T, H, K = 8, 4096, 16, 128
+    gk, g = uniform((B, T, H, K), -0.1, 0, torch.float32), uniform((B, T, H), -0.1, 0, torch.float32)
+    gk_out, g_out = torch.empty_like(gk), torch.empty_like(g)
+    report("fla chunk_local_cumsum vector fp32 b8 t4096 h16 k128", 2 * gk.numel() * 4,
+           "BT=64 BS=32 num_warps=4", lambda: fla.local_cumsum_vector(gk, gk_out))
+    report("fla chunk_global_cumsum scalar fp32 b8 t4096 h16", 2 * g.numel() * 4,
+           "BT=256 num_warps=4", lambda: fla.global_cumsum_scalar(g, g_out))
+
+
 def bench_fla_fused_recurrent():
     """GLA's fused recurrence (see bench_ports.cpp): bf16 inputs, float states and outputs."""
     B, T, H, K, V, NK, NV = 8, 1024, 16, 128, 128, 2, 2
@@ -474,6 +485,7 @@ def main():
                ("deepseek_quant", bench_deepseek_quant), ("deepseek_gemm", bench_deepseek_gemm),
                ("decode_attention", bench_decode_attention),
                ("merge_attn_states", bench_merge_attn_states),
+               ("fla_cumsum", bench_fla_cumsum),
                ("fla_fused_recurrent", bench_fla_fused_recurrent),
                ("dropout", bench_dropout),
                ("asin", bench_asin)]

@@ -384,6 +384,14 @@ def check_fla():
     for name, got, leaf in (("dq", dq[0], lq), ("dk", dk[0], lk), ("dv", dv[0], lv),
                             ("dh0", dh0, lh0)):
         ok &= _close(f"fla bwd {name}", got, leaf.grad, 1e-4, 1e-3)
+    s, s1 = _rand(2, 150, 3, 40), _rand(2, 150, 3)
+    o, o1 = torch.empty_like(s), torch.empty_like(s1)
+    fla.local_cumsum_vector(s, o)
+    fla.global_cumsum_scalar(s1, o1)
+    pad = torch.nn.functional.pad(s, (0, 0, 0, 0, 0, 192 - 150)).view(2, 3, 64, 3, 40)
+    want = pad.cumsum(2).view(2, 192, 3, 40)[:, :150]
+    ok &= _close("fla local cumsum", o, want, 1e-5, 1e-5)
+    ok &= _close("fla global cumsum", o1, s1.cumsum(1), 1e-5, 1e-5)
     return ok
 
 

@@ -146,3 +146,55 @@ def gla_bwd(q, k, v, gk, h0, do, dq, dk, dv, dgk, dht, dh0, scale):
     grid = (triton.cdiv(V, BV), triton.cdiv(K, BK), B * H)
     gla_bwd_kernel[grid](q, k, v, gk, h0, do, dq, dk, dv, dgk, dht, dh0, scale, B, T, H=H, K=K,
                          V=V, BK=BK, BV=BV, num_warps=4)
+
+
+# fla/ops/utils/cumsum.py at 033b0035: chunk_local_cumsum_vector_kernel and
+# chunk_global_cumsum_scalar_kernel, time-major, fixed lengths, no scale (what the benchmark
+# runs), one config of the original's autotuning lists each.
+@triton.jit
+def local_cumsum_vector_kernel(s, o, T, H: tl.constexpr, S: tl.constexpr, BT: tl.constexpr,
+                               BS: tl.constexpr):
+    i_s, i_t, i_bh = tl.program_id(0), tl.program_id(1).to(tl.int64), tl.program_id(2).to(tl.int64)
+    i_b, i_h = i_bh // H, i_bh % H
+    bos = i_b * T
+    o_t = i_t * BT + tl.arange(0, BT)
+    o_s = i_s * BS + tl.arange(0, BS)
+    m_s = (o_t[:, None] < T) & (o_s[None, :] < S)
+    p_s = s + (bos * H + i_h) * S + o_t[:, None] * (H * S) + o_s[None, :]
+    p_o = o + (bos * H + i_h) * S + o_t[:, None] * (H * S) + o_s[None, :]
+    b_s = tl.load(p_s, mask=m_s, other=0.0).to(tl.float32)
+    b_o = tl.cumsum(b_s, axis=0)
+    tl.store(p_o, b_o.to(p_o.dtype.element_ty), mask=m_s)
+
+
+@triton.jit
+def global_cumsum_scalar_kernel(s, o, T, H: tl.constexpr, BT: tl.constexpr):
+    i_nh = tl.program_id(0).to(tl.int64)
+    i_n, i_h = i_nh // H, i_nh % H
+    bos, eos = i_n * T, i_n * T + T
+    T = eos - bos
+    b_z = tl.zeros([], dtype=tl.float32)
+    NT = tl.cdiv(T, BT)
+    for i_c in range(NT):
+        o_t = i_c * BT + tl.arange(0, BT)
+        m_t = o_t < T
+        p_s = s + bos * H + i_h + o_t * H
+        p_o = o + bos * H + i_h + o_t * H
+        b_s = tl.load(p_s, mask=m_t, other=0.0).to(tl.float32)
+        b_o = tl.cumsum(b_s, axis=0)
+        b_ss = tl.sum(b_s, 0)
+        b_o += b_z
+        if i_c >= 0:
+            b_z += b_ss
+        tl.store(p_o, b_o.to(p_o.dtype.element_ty), mask=m_t)
+
+
+def local_cumsum_vector(s, o, chunk=64, bs=32):
+    B, T, H, S = s.shape
+    local_cumsum_vector_kernel[(triton.cdiv(S, bs), triton.cdiv(T, chunk), B * H)](
+        s, o, T, H=H, S=S, BT=chunk, BS=bs, num_warps=4)
+
+
+def global_cumsum_scalar(s, o, bt=256):
+    B, T, H = s.shape
+    global_cumsum_scalar_kernel[(B * H,)](s, o, T, H=H, BT=bt, num_warps=4)
