@@ -34,6 +34,7 @@
 #include "liger_dyt.tilec.h"
 #include "liger_fused_add_rms_norm.tilec.h"
 #include "liger_jsd.tilec.h"
+#include "liger_qwen2vl_mrope.tilec.h"
 #include "liger_tvd.tilec.h"
 #include "mamba_layernorm_gated.tilec.h"
 #include "mamba_selective_state_update.tilec.h"
@@ -142,6 +143,23 @@ void dyt(cudaStream_t s) {
 /// Llama casting mode, num_stages 2 as the host passes it; the backward with dS_out over SMs
 /// programs, rows_per_program a template parameter as the original's constexpr (32 for 4096
 /// rows on 129 to 136 SMs).
+/// Qwen2-VL 7B's M-RoPE over 4096 tokens (28 query heads, 4 KV heads of 128, sections 16, 24,
+/// 24), bf16, in place (q and k put back before each launch); a program per token, Triton's
+/// default 4 warps, as Liger launches it.
+void qwen2vl_mrope(cudaStream_t s) {
+  constexpr int tokens = kRows, n_qh = 28, n_kh = 4, hd = 128;
+  const size_t nq = size_t(tokens) * n_qh * hd, nk = size_t(tokens) * n_kh * hd;
+  const size_t nc = size_t(3) * tokens * hd;
+  Dev<bf16> q(nq), k(nk, -1, 1, 2), cos(nc, -1, 1, 3), sin(nc, -1, 1, 4);
+  const Restore fresh(s, {{q.p, nq * sizeof(bf16)}, {k.p, nk * sizeof(bf16)}});
+  // q and k read and written; of cos and sin, the half a row each token's angles come from
+  report("qwen2vl_mrope fwd bf16 t4096 qh28 kh4 d128", 2.0 * (nq + nk) * 2 + tokens * hd * 2.0,
+         "BLOCK_SIZE=32 num_warps=4", s, [&] {
+           _triton_qwen2vl_mrope<bf16, bf16, 1, n_qh, n_kh, hd, 32, 4, 128, 16, 24, 32, false>(
+               tilec::Grid{u32(tokens)}, s, q.p, k.p, cos.p, sin.p, tokens, {.num_warps = 4});
+         }, &fresh);
+}
+
 void fused_add_rms_norm(cudaStream_t s) {
   constexpr int N = 4096, RPP = 32;
   const size_t n = size_t(kRows) * N;
@@ -782,6 +800,7 @@ int main() {
         {"tvd", tvd},
         {"dyt", dyt},
         {"fused_add_rms_norm", fused_add_rms_norm},
+        {"qwen2vl_mrope", qwen2vl_mrope},
         {"unsloth_rms_layernorm", unsloth_rms_layernorm},
         {"unsloth_geglu", unsloth_geglu},
         {"unsloth_cross_entropy", unsloth_cross_entropy},

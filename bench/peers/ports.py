@@ -414,6 +414,22 @@ def bench_merge_attn_states():
 
 # --- flash-linear-attention --------------------------------------------------------------------
 
+def bench_qwen2vl_mrope():
+    """Qwen2-VL 7B's M-RoPE over 4096 tokens, in place (see bench_ports.cpp)."""
+    tokens, n_qh, n_kh, hd = ROWS, 28, 4, 128
+    q, k = uniform((1, tokens, n_qh, hd)), uniform((1, tokens, n_kh, hd))
+    cos, sin = uniform((3, 1, tokens, hd)), uniform((3, 1, tokens, hd))
+    saved_q, saved_k = q.clone(), k.clone()
+
+    def restore():
+        q.copy_(saved_q)
+        k.copy_(saved_k)
+
+    report("qwen2vl_mrope fwd bf16 t4096 qh28 kh4 d128",
+           2 * (q.numel() + k.numel()) * 2 + tokens * hd * 2, "BLOCK_SIZE=32 num_warps=4",
+           lambda: liger.qwen2vl_mrope(q, k, cos, sin, (16, 24, 24)), restore)
+
+
 def bench_fla_cumsum():
     """GLA's cumulative sums (see bench_ports.cpp): float in and out."""
     B, T, H, K = 8, 4096, 16, 128
@@ -474,6 +490,7 @@ def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     benches = [("jsd", bench_jsd), ("tvd", bench_tvd), ("dyt", lambda: bench_dyt(sms)),
                ("fused_add_rms_norm", lambda: bench_fused_add_rms_norm(sms)),
+               ("qwen2vl_mrope", bench_qwen2vl_mrope),
                ("unsloth_rms_layernorm", bench_unsloth_rms_layernorm),
                ("unsloth_geglu", bench_unsloth_geglu),
                ("unsloth_cross_entropy", bench_unsloth_cross_entropy),

@@ -338,6 +338,26 @@ def check_vllm():
     return ok
 
 
+def check_qwen2vl_mrope():
+    """M-RoPE against the rotation in torch: 2 x 5 tokens, 6 and 2 heads of 40, sections 6,
+    7, 7."""
+    bs, sl, n_qh, n_kh, hd, sec = 2, 5, 6, 2, 40, (6, 7, 7)
+    q, k = _rand(bs, sl, n_qh, hd), _rand(bs, sl, n_kh, hd)
+    cos, sin = _rand(3, bs, sl, hd), _rand(3, bs, sl, hd)
+    want = []
+    for x in (q, k):
+        half = hd // 2
+        pick = torch.cat([torch.full((n,), i, device="cuda", dtype=torch.long)
+                          for i, n in enumerate(sec)])
+        c = cos[pick, :, :, torch.arange(half, device="cuda")].permute(1, 2, 0)[:, :, None]
+        s = sin[pick, :, :, torch.arange(half, device="cuda")].permute(1, 2, 0)[:, :, None]
+        x1, x2 = x[..., :half], x[..., half:]
+        want.append(torch.cat([x1 * c - x2 * s, x2 * c + x1 * s], -1))
+    liger.qwen2vl_mrope(q, k, cos, sin, sec)
+    return _close("qwen2vl_mrope q", q, want[0], 1e-6, 1e-5) & \
+        _close("qwen2vl_mrope k", k, want[1], 1e-6, 1e-5)
+
+
 def check_merge_attn_states():
     """vLLM's merge against a weighted sum, with +inf (taken as -inf) and -inf lse values."""
     tokens, heads, D = 7, 3, 80
@@ -400,7 +420,7 @@ def check():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ok = True
     for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
-                 check_deepseek, check_vllm, check_merge_attn_states, check_fla,
+                 check_deepseek, check_vllm, check_merge_attn_states, check_qwen2vl_mrope, check_fla,
                  check_ssd_bmm, check_tutorials):
         ok &= part()
     if not ok:

@@ -207,3 +207,56 @@ def fused_add_rms_norm_bwd(dy, ds, dx, s, w, rstd, dw, block, warps, stages, tri
         dy, dy.stride(0), ds, ds.stride(0), dx, dx.stride(0), s, s.stride(0), triton_dtype, w,
         rstd, rstd.stride(0), dw, dw.stride(0), rows, n, 0.0, triton.cdiv(rows, programs),
         BLOCK_SIZE=block, HAS_DS_OUT=True, num_warps=warps, num_stages=stages)
+
+
+# src/liger_kernel/ops/qwen2vl_mrope.py: _triton_qwen2vl_mrope (the forward: BACKWARD_PASS
+# False; Liger's host picks BLOCK_SIZE = max of the padded head counts, Triton's default 4 warps).
+@triton.jit
+def qwen2vl_mrope_kernel(q_ptr, k_ptr, cos, sin, sl, bs: tl.constexpr, n_qh: tl.constexpr,
+                         n_kh: tl.constexpr, hd: tl.constexpr, pad_n_qh: tl.constexpr,
+                         pad_n_kh: tl.constexpr, pad_hd: tl.constexpr,
+                         mrope_section_t: tl.constexpr, mrope_section_h: tl.constexpr,
+                         BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(0)
+    q_ptr = q_ptr + pid * (n_qh * hd)
+    k_ptr = k_ptr + pid * (n_kh * hd)
+    t_end = mrope_section_t
+    h_end = t_end + mrope_section_h
+    t_cos = cos + pid * hd
+    h_cos = t_cos + bs * sl * hd
+    w_cos = h_cos + bs * sl * hd
+    t_sin = sin + pid * hd
+    h_sin = t_sin + bs * sl * hd
+    w_sin = h_sin + bs * sl * hd
+    cos_offsets = tl.arange(0, pad_hd // 2)
+    t_mask = cos_offsets < t_end
+    h_mask = (t_end <= cos_offsets) & (cos_offsets < h_end)
+    w_mask = (h_end <= cos_offsets) & (cos_offsets < hd // 2)
+    cos_row = (tl.load(t_cos + cos_offsets, mask=t_mask, other=0)
+               + tl.load(h_cos + cos_offsets, mask=h_mask, other=0)
+               + tl.load(w_cos + cos_offsets, mask=w_mask, other=0))
+    sin_row = (tl.load(t_sin + cos_offsets, mask=t_mask, other=0)
+               + tl.load(h_sin + cos_offsets, mask=h_mask, other=0)
+               + tl.load(w_sin + cos_offsets, mask=w_mask, other=0))
+    q_offs = tl.arange(0, pad_n_qh)[:, None] * hd + tl.arange(0, pad_hd // 2)[None, :]
+    k_offs = tl.arange(0, pad_n_kh)[:, None] * hd + tl.arange(0, pad_hd // 2)[None, :]
+    q_mask = (tl.arange(0, pad_n_qh)[:, None] < n_qh) & (tl.arange(0, pad_hd // 2)[None, :] < hd // 2)
+    k_mask = (tl.arange(0, pad_n_kh)[:, None] < n_kh) & (tl.arange(0, pad_hd // 2)[None, :] < hd // 2)
+    q1 = tl.load(q_ptr + q_offs, mask=q_mask, other=0).to(sin_row.dtype)
+    k1 = tl.load(k_ptr + k_offs, mask=k_mask, other=0).to(sin_row.dtype)
+    q2 = tl.load(q_ptr + q_offs + hd // 2, mask=q_mask, other=0).to(sin_row.dtype)
+    k2 = tl.load(k_ptr + k_offs + hd // 2, mask=k_mask, other=0).to(sin_row.dtype)
+    tl.store(q_ptr + q_offs, q1 * cos_row - q2 * sin_row, mask=q_mask)
+    tl.store(q_ptr + q_offs + hd // 2, q2 * cos_row + q1 * sin_row, mask=q_mask)
+    tl.store(k_ptr + k_offs, k1 * cos_row - k2 * sin_row, mask=k_mask)
+    tl.store(k_ptr + k_offs + hd // 2, k2 * cos_row + k1 * sin_row, mask=k_mask)
+
+
+def qwen2vl_mrope(q, k, cos, sin, mrope_section):
+    """q [bs, sl, n_qh, hd], k [bs, sl, n_kh, hd] (physical layout), cos/sin [3, bs, sl, hd]."""
+    bs, sl, n_qh, hd = q.shape
+    n_kh = k.shape[2]
+    pad_qh, pad_kh = triton.next_power_of_2(n_qh), triton.next_power_of_2(n_kh)
+    qwen2vl_mrope_kernel[(bs * sl,)](q, k, cos, sin, sl, bs, n_qh, n_kh, hd, pad_qh, pad_kh,
+                                     triton.next_power_of_2(hd), mrope_section[0],
+                                     mrope_section[1], BLOCK_SIZE=max(pad_qh, pad_kh))

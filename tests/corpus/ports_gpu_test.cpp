@@ -25,6 +25,7 @@
 #include "liger_dyt.tilec.h"
 #include "liger_fused_add_rms_norm.tilec.h"
 #include "liger_jsd.tilec.h"
+#include "liger_qwen2vl_mrope.tilec.h"
 #include "liger_tvd.tilec.h"
 #include "mamba_layernorm_gated.tilec.h"
 #include "mamba_selective_state_update.tilec.h"
@@ -59,6 +60,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/liger_dyt.cpp"
 #include "kernels/liger_fused_add_rms_norm.cpp"
 #include "kernels/liger_jsd.cpp"
+#include "kernels/liger_qwen2vl_mrope.cpp"
 #include "kernels/liger_tvd.cpp"
 #include "kernels/mamba_layernorm_gated.cpp"
 #include "kernels/mamba_selective_state_update.cpp"
@@ -1440,4 +1442,30 @@ TEST(GpuPorts, VllmMergeAttentionStates) {
   tilec_test::synchronize();
   expect_near(gout.get(), out, 1e-6, kBf16Rel, "out");
   expect_close(gol.get(), out_lse, 1e-6, 1e-6, "lse");
+}
+
+// Liger-Kernel's Qwen2-VL M-RoPE in bf16, in place, forward then backward, at Qwen2-VL 7B's
+// heads (28 query heads, 4 key heads of 128) over 37 tokens.
+TEST(GpuPorts, LigerQwen2VlMrope) {
+  REQUIRE_GPU();
+  constexpr int tokens = 37, n_qh = 28, n_kh = 4, hd = 128;
+  auto q = as<bf16>(uniform(size_t(tokens) * n_qh * hd, -1, 1, 161));
+  auto k = as<bf16>(uniform(size_t(tokens) * n_kh * hd, -1, 1, 162));
+  const auto cos = as<bf16>(uniform(size_t(3) * tokens * hd, -1, 1, 163));
+  const auto sin = as<bf16>(uniform(cos.size(), -1, 1, 164));
+  Mirror<bf16> gq(q), gk(k), gcos(cos), gsin(sin);
+  const tilec::Grid grid{u32(tokens)};
+  auto both = [&](auto host_kernel, auto gpu_kernel) {
+    tilec::interpret::launch(host_kernel, grid, q.data(), k.data(), cos.data(), sin.data(),
+                             tokens);
+    gpu_kernel(grid, nullptr, gq.ptr(), gk.ptr(), gcos.ptr(), gsin.ptr(), tokens,
+               tilec::LaunchOptions{.num_warps = 4});
+    tilec_test::synchronize();
+    expect_near(gq.get(), q, 1e-6, kBf16Rel, "q");
+    expect_near(gk.get(), k, 1e-6, kBf16Rel, "k");
+  };
+  both(host::_triton_qwen2vl_mrope<bf16, bf16, 1, n_qh, n_kh, hd, 32, 4, 128, 16, 24, 32, false>,
+       _triton_qwen2vl_mrope<bf16, bf16, 1, n_qh, n_kh, hd, 32, 4, 128, 16, 24, 32, false>);
+  both(host::_triton_qwen2vl_mrope<bf16, bf16, 1, n_qh, n_kh, hd, 32, 4, 128, 16, 24, 32, true>,
+       _triton_qwen2vl_mrope<bf16, bf16, 1, n_qh, n_kh, hd, 32, 4, 128, 16, 24, 32, true>);
 }
