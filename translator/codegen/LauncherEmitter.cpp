@@ -7,10 +7,9 @@
 #include "ir/ConstexprGuards.h"
 #include "ir/PrintedForm.h"
 #include "ir/SpecFacts.h"
+#include "ir/Words.h"
 #include "transforms/PersistentPrograms.h"
 
-#include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
@@ -27,26 +26,13 @@ std::string templateKinds(const Kernel &k) {
 }
 
 std::vector<TileDim> symbolicTileDims(const Kernel &k) {
-  auto isIdent = isIdentifierChar;
   auto onlyTemplateParams = [&](const std::string &text) {
-    for (size_t i = 0; i < text.size();) {
-      if (!isIdent(text[i]) || std::isdigit(static_cast<unsigned char>(text[i]))) {
-        for (++i; i < text.size() && isIdent(text[i - 1]) && isIdent(text[i]);)
-          ++i; // the rest of a number
-        continue;
-      }
-      size_t end = i;
-      while (end < text.size() && isIdent(text[end]))
-        ++end;
-      std::string word = text.substr(i, end - i);
-      bool param = false;
+    return allIdentifiers(text, [&](const std::string &word) {
       for (auto &tp : k.templateParams)
-        param |= tp.name == word && tp.kind == TemplateParam::Kind::Int;
-      if (!param)
-        return false;
-      i = end;
-    }
-    return true;
+        if (tp.name == word && tp.kind == TemplateParam::Kind::Int)
+          return true;
+      return false;
+    });
   };
   std::vector<TileDim> dims;
   std::map<std::string, GuardSet> where;

@@ -153,17 +153,6 @@ Value *Lowerer::lowerScan(const CallExpr *call, const Callee &c, Value *t, int a
 Value *Lowerer::lowerWholeReduction(const CallExpr *call, const Callee &c, Value *t,
                                     const SymExpr &keepDims) {
   const std::string &n = c.name;
-  for (auto &d : t->type.shape)
-    if (d.isConst(1)) {
-      error(call, "tl::" + n + " of every element of a " + t->type.shapeStr() +
-                      " tile is not supported by the translator yet; reduce the rank-1 tile "
-                      "before tl::expand_dims");
-      return nullptr;
-    }
-  if (n == "xor_sum" && !t->type.elem.isInteger()) {
-    error(call->getArg(0), "tl::xor_sum needs an integer tile");
-    return nullptr;
-  }
   bool custom = n == "reduce";
   // Along axis 1 (each row), then along axis 0 (the rows' results, in row order).
   Value *v = t;
@@ -226,14 +215,15 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
     bool arg = n == "argmax" || n == "argmin";
     // Every element of a rank-2 tile, by value (sum, max, min, xor_sum, prod, reduce): its
     // rows reduced, then the row results (row-major order kept, so a combine need only be
-    // associative); both steps stay in registers, with no relayout.
-    if (rank == 2 && kReductions.count(n) && !arg && allAxes)
-      return lowerWholeReduction(call, c, t, *flag);
+    // associative); both steps stay in registers, with no relayout (below, once checked).
+    const bool wholeRank2 = rank == 2 && kReductions.count(n) && !arg && allAxes;
+    if (wholeRank2)
+      axis = SymExpr(0);
     // Every element of a rank-3 tile, or the index of one in a rank-2 tile (no axis, or
     // tl::all_axes): the tile flattened in row-major order and reduced as a rank-1 tile
     // (argmax / argmin give the flat index).
     Type wholeShape;
-    if (rank >= 2 && kReductions.count(n) && allAxes) {
+    if (rank >= 2 && kReductions.count(n) && allAxes && !wholeRank2) {
       wholeShape = t->type;
       Type flat = t->type;
       SymExpr count = t->type.shape[0];
@@ -264,6 +254,8 @@ Value *Lowerer::lowerTileOp(const CallExpr *call, const Callee &c) {
       error(call->getArg(0), "tl::xor_sum needs an integer tile");
       return nullptr;
     }
+    if (wholeRank2)
+      return lowerWholeReduction(call, c, t, *flag);
     if (kReductions.count(n) && rank >= 2) {
       ElemType rt = reductionType(n, t->type.elem);
       // Arg reductions compare the values as given (fp8 as float, the same order).

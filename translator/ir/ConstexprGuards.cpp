@@ -11,24 +11,12 @@ namespace {
 
 /// Whether every name in `cond` is a specialization fact: a branch a pass made to version code.
 bool onlySpecFacts(const Kernel &k, const std::string &cond) {
-  for (size_t i = 0; i < cond.size();) {
-    if (!isIdentifierChar(cond[i]) || std::isdigit(static_cast<unsigned char>(cond[i]))) {
-      for (++i; i < cond.size() && isIdentifierChar(cond[i - 1]) && isIdentifierChar(cond[i]);)
-        ++i; // the rest of a number
-      continue;
-    }
-    size_t end = i;
-    while (end < cond.size() && isIdentifierChar(cond[end]))
-      ++end;
-    const std::string word = cond.substr(i, end - i);
+  return allIdentifiers(cond, [&](const std::string &word) {
     bool fact = word == mapsFactName() || word == gridFactName(1) || word == gridFactName(2);
     for (const KernelParam &p : k.params)
       fact |= word == oneFactName(p);
-    if (!fact)
-      return false;
-    i = end;
-  }
-  return true;
+    return fact;
+  });
 }
 
 void walkRegionGuarded(const Kernel &k, const Region &r, const Guard &guard,

@@ -310,4 +310,31 @@ void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
   }
 }
 
+namespace {
+
+void collectDotLoops(Region &r, const std::function<bool(const Op &, size_t)> &enter,
+                     std::vector<Op *> &out) {
+  for (auto &op : r.ops) {
+    bool dot = false;
+    if (op->kind == OpKind::For)
+      walkOps(*op->regions[0], [&](Op &x) { dot = dot || x.kind == OpKind::Dot; });
+    if (dot) {
+      out.push_back(op.get());
+      continue;
+    }
+    for (size_t i = 0; i < op->regions.size(); ++i)
+      if (!enter || enter(*op, i))
+        collectDotLoops(*op->regions[i], enter, out);
+  }
+}
+
+} // namespace
+
+std::vector<Op *> outermostDotLoops(Region &r,
+                                    const std::function<bool(const Op &, size_t)> &enter) {
+  std::vector<Op *> out;
+  collectDotLoops(r, enter, out);
+  return out;
+}
+
 } // namespace tilec

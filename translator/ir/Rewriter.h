@@ -16,6 +16,7 @@
 //   dotStagesNothing   a tl::dot that stages no operand through the scratch buffer
 //   cloneRegion        copies a region's ops (nested regions too) to the end of another
 //   cloneOps           copies some ops (nested regions too) to the end of a region
+//   outermostDotLoops  the outermost for loops with a tl::dot inside
 #pragma once
 
 #include "ir/IR.h"
@@ -125,5 +126,10 @@ void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value
 /// yields: `map` as for cloneRegion.
 void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
               std::map<const Value *, Value *> &map);
+
+/// The outermost for loops of `r` with a tl::dot inside. Other ops' regions are searched
+/// where `enter(op, region index)` says so (every one without it).
+std::vector<Op *> outermostDotLoops(Region &r,
+                                    const std::function<bool(const Op &, size_t)> &enter = {});
 
 } // namespace tilec

@@ -32,4 +32,23 @@ inline std::string replaceWord(std::string text, const std::string &word, const 
   return text;
 }
 
+/// Whether `pred(word)` holds for every identifier in the C++ text `text` (numbers, their
+/// suffixes included, are not identifiers).
+template <class Pred> bool allIdentifiers(const std::string &text, Pred pred) {
+  for (size_t i = 0; i < text.size();) {
+    if (!isIdentifierChar(text[i]) || std::isdigit(static_cast<unsigned char>(text[i]))) {
+      for (++i; i < text.size() && isIdentifierChar(text[i - 1]) && isIdentifierChar(text[i]);)
+        ++i; // the rest of a number
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && isIdentifierChar(text[end]))
+      ++end;
+    if (!pred(text.substr(i, end - i)))
+      return false;
+    i = end;
+  }
+  return true;
+}
+
 } // namespace tilec

@@ -48,21 +48,6 @@ std::vector<Op *> castsIn(Region &r) {
   return out;
 }
 
-/// The outermost for loops with a tl::dot inside.
-void dotLoops(Region &r, std::vector<Op *> &out) {
-  for (auto &op : r.ops) {
-    bool dot = false;
-    if (op->kind == OpKind::For)
-      walkOps(*op->regions[0], [&](Op &x) { dot = dot || x.kind == OpKind::Dot; });
-    if (dot) {
-      out.push_back(op.get());
-      continue;
-    }
-    for (auto &inner : op->regions)
-      dotLoops(*inner, out);
-  }
-}
-
 /// Replaces `loop` by `if constexpr (cond) { a copy of it without its casts } else { it }`.
 void version(Kernel &k, Op &loop, const std::string &cond) {
   std::vector<size_t> carried; // the loop's results read after it
@@ -117,9 +102,7 @@ void version(Kernel &k, Op &loop, const std::string &cond) {
 
 void runSameTypeCasts(Kernel &k) {
   recountUses(k);
-  std::vector<Op *> loops;
-  dotLoops(k.body, loops);
-  for (Op *loop : loops) {
+  for (Op *loop : outermostDotLoops(k.body)) {
     std::vector<std::string> conds;
     for (Op *cast : castsIn(*loop->regions[0])) {
       std::string c = kSameTypeCondition + cast->operands[0]->type.elem.cuda() + ", " +

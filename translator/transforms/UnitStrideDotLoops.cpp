@@ -129,30 +129,6 @@ std::map<const Value *, const Value *> carriedInits(Kernel &k) {
   return out;
 }
 
-bool containsDot(const Op &loop) {
-  bool dot = false;
-  for (const auto &r : loop.regions)
-    walkOps(*r, [&](Op &x) { dot = dot || x.kind == OpKind::Dot; });
-  return dot;
-}
-
-/// The outermost for loops with a tl::dot inside; not the loops same-type-casts keeps as
-/// written for the specializations whose casts change the type (rare; their loads are not
-/// pipelined either way), which copies would only make longer to read.
-void dotLoops(Region &r, std::vector<Op *> &out) {
-  for (auto &op : r.ops) {
-    if (op->kind == OpKind::For && containsDot(*op)) {
-      out.push_back(op.get());
-      continue;
-    }
-    const bool castsKept =
-        op->kind == OpKind::If && op->constexprCond.rfind(kSameTypeCondition, 0) == 0;
-    for (size_t i = 0; i < op->regions.size(); ++i)
-      if (!castsKept || i == 0)
-        dotLoops(*op->regions[i], out);
-  }
-}
-
 /// Every value the loop reads that is defined outside it.
 std::vector<const Value *> readsFromOutside(const Op &loop) {
   std::set<const Value *> inside;
@@ -399,8 +375,13 @@ private:
 } // namespace
 
 void runUnitStrideDotLoops(Kernel &k, const Target &target) {
-  std::vector<Op *> loops;
-  dotLoops(k.body, loops);
+  // Not the loops same-type-casts keeps as written for the specializations whose casts change
+  // the type (rare; their loads are not pipelined either way): copies would only make them
+  // longer to read.
+  const std::vector<Op *> loops = outermostDotLoops(k.body, [](const Op &op, size_t region) {
+    return region == 0 || op.kind != OpKind::If ||
+           op.constexprCond.rfind(kSameTypeCondition, 0) != 0;
+  });
   const auto inits = carriedInits(k);
   for (Op *loop : loops) {
     std::vector<LoadOptions> loads;
