@@ -322,7 +322,7 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
       detail::bump(detail::counters().persistent_launches);
     }
   }
-  detail::LaunchProbe probe(s->expr, where, static_cast<CUstream>(stream));
+  detail::LaunchProbe probe(s->expr, where, s->fn, static_cast<CUstream>(stream));
   CUresult r =
       d.api.launch_kernel(s->fn, grid.x, grid.y, grid.z, unsigned(num_threads), 1, 1,
                           unsigned(shared_bytes), static_cast<CUstream>(stream), params, nullptr);

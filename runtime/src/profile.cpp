@@ -101,8 +101,9 @@ void start_from_environment() {
 
 } // namespace
 
-LaunchProbe::LaunchProbe(const std::string &kernel, const DeviceContext &where, CUstream stream)
-    : kernel_(kernel), where_(where), stream_(stream) {
+LaunchProbe::LaunchProbe(const std::string &kernel, const DeviceContext &where, CUfunction fn,
+                         CUstream stream)
+    : kernel_(kernel), where_(where), fn_(fn), stream_(stream) {
 #if TILEC_HAVE_NVTX
   nvtxRangePushA(kernel_.c_str());
 #endif
@@ -131,6 +132,12 @@ void LaunchProbe::launched(CUresult r) {
   const size_t row = p.book.row(kernel_, where_.arch);
   if (r == CUDA_SUCCESS)
     p.book.launched(row);
+  int registers = -1, local_bytes = -1;
+  if (!p.book.has_resources(row) && fn_ &&
+      d.api.func_get_attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, fn_) == CUDA_SUCCESS &&
+      d.api.func_get_attribute(&local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn_) ==
+          CUDA_SUCCESS)
+    p.book.resources(row, registers, local_bytes);
   if (slot_ < 0)
     return;
   if (r == CUDA_SUCCESS &&

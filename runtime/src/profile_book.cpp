@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace tilec::detail {
 
@@ -46,18 +47,22 @@ std::string format_profile_table(const std::vector<KernelProfile> &rows) {
   };
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s  %-7s %10s %8s %11s %12s %6s\n", int(width),
-                "specialization", "arch", "launches", "timed", "mean us", "total ms", "share");
+  auto count = [](int v) { return v < 0 ? std::string("-") : std::to_string(v); };
+  std::snprintf(line, sizeof line, "%-*s  %-7s %5s %7s %10s %8s %11s %12s %6s\n", int(width),
+                "specialization", "arch", "regs", "local B", "launches", "timed", "mean us",
+                "total ms", "share");
   out += line;
   for (const KernelProfile &r : rows) {
     const double share = total > 0 ? 100.0 * r.estimated_ms() / total : 0.0;
-    std::snprintf(line, sizeof line, "%-*s  %-7s %10llu %8llu %11.2f %12.3f %5.1f%%\n", int(width),
-                  name_of(r.kernel).c_str(), r.arch.c_str(), (unsigned long long)r.launches,
-                  (unsigned long long)r.timed, r.mean_us(), r.estimated_ms(), share);
+    std::snprintf(line, sizeof line, "%-*s  %-7s %5s %7s %10llu %8llu %11.2f %12.3f %5.1f%%\n",
+                  int(width), name_of(r.kernel).c_str(), r.arch.c_str(),
+                  count(r.registers).c_str(), count(r.local_bytes).c_str(),
+                  (unsigned long long)r.launches, (unsigned long long)r.timed, r.mean_us(),
+                  r.estimated_ms(), share);
     out += line;
   }
-  std::snprintf(line, sizeof line, "%-*s  %-7s %10s %8s %11s %12.3f\n", int(width),
-                "total", "", "", "", "", total);
+  std::snprintf(line, sizeof line, "%-*s  %-7s %5s %7s %10s %8s %11s %12.3f\n", int(width),
+                "total", "", "", "", "", "", "", total);
   out += line;
   return out;
 }

@@ -20,6 +20,12 @@ public:
     rows_[row].timed++;
     rows_[row].total_ms += ms;
   }
+  /// What the specialization was compiled to (KernelProfile::registers, local_bytes).
+  void resources(size_t row, int registers, int local_bytes) {
+    rows_[row].registers = registers;
+    rows_[row].local_bytes = local_bytes;
+  }
+  bool has_resources(size_t row) const { return rows_[row].registers >= 0; }
   void clear();
   /// The rows, the largest estimated GPU time first (ties: by name).
   std::vector<KernelProfile> sorted() const;
@@ -29,8 +35,9 @@ private:
   std::unordered_map<std::string, size_t> index_;
 };
 
-/// `rows` as a fixed-width table: specialization, arch, launches, timed, mean µs, estimated
-/// total ms, share of the total; a last line sums the estimates.
+/// `rows` as a fixed-width table: specialization, arch, registers and local bytes per thread
+/// ("-" where unknown), launches, timed, mean µs, estimated total ms, share of the total; a
+/// last line sums the estimates.
 std::string format_profile_table(const std::vector<KernelProfile> &rows);
 
 } // namespace tilec::detail

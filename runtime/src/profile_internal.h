@@ -10,10 +10,12 @@
 namespace tilec::detail {
 
 /// Around one launch: an NVTX range, and while profiling, the launch's count and (when the
-/// queue of timings in flight has room) a pair of events on its stream.
+/// queue of timings in flight has room) a pair of events on its stream; at its first launch, a
+/// specialization's registers and local memory per thread (from `fn`).
 class LaunchProbe {
 public:
-  LaunchProbe(const std::string &kernel, const DeviceContext &where, CUstream stream);
+  LaunchProbe(const std::string &kernel, const DeviceContext &where, CUfunction fn,
+              CUstream stream);
   /// Call right after cuLaunchKernel with its result.
   void launched(CUresult r);
   ~LaunchProbe();
@@ -23,6 +25,7 @@ public:
 private:
   const std::string &kernel_;
   const DeviceContext &where_;
+  CUfunction fn_;
   CUstream stream_;
   int slot_ = -1; ///< the event pair recording this launch, if it is timed
 };

@@ -64,6 +64,10 @@ TEST(GpuProfile, CountsAndTimesEachSpecialization) {
   EXPECT_LT(big->mean_us(), 10000.0);
   EXPECT_EQ(small->launches, 3u);
   EXPECT_FALSE(big->arch.empty());
+  // What ptxas gave it, from the driver: a few registers, no local memory.
+  EXPECT_GT(big->registers, 0);
+  EXPECT_LT(big->registers, 64);
+  EXPECT_EQ(big->local_bytes, 0);
   const std::string table = tilec::profile_table();
   EXPECT_NE(table.find("fill_kernel<256"), std::string::npos) << table;
   tilec::profile_reset();

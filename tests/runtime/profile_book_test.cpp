@@ -55,3 +55,25 @@ TEST(ProfileBook, LongNamesAreCut) {
   EXPECT_NE(t.find("..."), std::string::npos);
   EXPECT_EQ(t.find(name), std::string::npos);
 }
+
+TEST(ProfileBook, RowsSayTheirRegistersAndLocalMemory) {
+  ProfileBook book;
+  const size_t a = book.row("softmax<bf16, 32768, 16, 3u>", "sm_90a");
+  const size_t b = book.row("add<1024, 4, 3, 7u>", "sm_90a");
+  EXPECT_FALSE(book.has_resources(a));
+  book.resources(a, 99, 48);
+  EXPECT_TRUE(book.has_resources(a));
+  book.launched(a);
+  book.timed(a, 2.0);
+  book.launched(b);
+  book.timed(b, 1.0);
+  const auto rows = book.sorted();
+  EXPECT_EQ(rows[0].registers, 99);
+  EXPECT_EQ(rows[0].local_bytes, 48);
+  EXPECT_EQ(rows[1].registers, -1); // the driver never said
+  const std::string t = format_profile_table(rows);
+  EXPECT_NE(t.find("regs"), std::string::npos) << t;
+  EXPECT_NE(t.find("local B"), std::string::npos) << t;
+  EXPECT_NE(t.find("sm_90a     99      48"), std::string::npos) << t;
+  EXPECT_NE(t.find("sm_90a      -       -"), std::string::npos) << t;
+}
