@@ -82,7 +82,7 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU:         tilec::cp_async_commit();
 // CU-NEXT:    tl::bfloat16* const av = av_stages + read_stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
 // CU-NEXT:    tl::bfloat16* const bv = bv_stages + read_stage * tilec::SmemTile<BK, BN, tl::bfloat16>::ELEMS;
-// CU:         tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::bfloat16>, tilec::SmemTile<BK, BN, tl::bfloat16>, tilec::DotTf32>(av, bv, acc_2, tid);
+// CU:         tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::bfloat16>, tilec::SmemTile<BK, BN, tl::bfloat16>, tilec::DotTf32>(av, bv, acc_1, tid);
 // CU:         const int next_stage = (({{t[0-9]+}} == PIPELINE_STAGES) ? 0 : {{t[0-9]+}});
 // CU:       // dot.cpp:27: no copy is in flight
 // CU-NEXT:  tilec::cp_async_wait<0>();

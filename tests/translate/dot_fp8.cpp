@@ -62,9 +62,9 @@ TILEC_KERNEL void fp8_elementwise(const tl::float8_e5m2 *x, tl::float8_e4m3 *y, 
 // CU:       tilec::transpose_to_k_major<tilec::SmemTile<BK, BN, tl::float8_e4m3>, tilec::SmemTile<BN, BK, tl::float8_e4m3>, THREADS>(bv, bv_k_major, tid);
 // CU-NEXT:  // dot_fp8.cpp:{{[0-9]+}}: the K-major copy is complete
 // CU-NEXT:  __syncthreads();
-// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::float8_e4m3>, tilec::SmemTile<BN, BK, tl::float8_e4m3>, tilec::DotTf32, false, true>(av, bv_k_major, acc_{{[0-9]+}}, tid);
+// CU:       tilec::dot_smem<L0, tilec::SmemTile<BM, BK, tl::float8_e4m3>, tilec::SmemTile<BN, BK, tl::float8_e4m3>, tilec::DotTf32, false, true>(av, bv_k_major, acc{{(_[0-9]+)?}}, tid);
 // CU:       tl::float8_e5m2 [[OUT:t[0-9]+]][L0::ELEMS];
-// CU:       [[OUT]][i] = tilec::cast<tl::float8_e5m2>((acc_{{[0-9]+}}[i] * scale));
+// CU:       [[OUT]][i] = tilec::cast<tl::float8_e5m2>((acc[i] * scale));
 // CU:       tilec::store_vec<store_width, store_mask_uniform>({{.*}}, &[[OUT]][i], &mask[i], L0::owner(tid));
 // CU-LABEL: fp8_elementwise(
 // CU:       tl::float8_e5m2 v[L0::ELEMS];

@@ -40,7 +40,7 @@ TILEC_KERNEL void generic_half_out(const T *a, tl::half *c) {
 // IR-NOT:   cast
 // IR:       store
 // CU:       tl::half acc[L0::ELEMS];
-// CU:       [[SUM:t[0-9]+]][i] = tilec::cast<float>(acc_{{[0-9]+}}[i]);
+// CU:       [[SUM:t[0-9]+]][i] = tilec::cast<float>(acc[i]);
 // CU-NEXT:  tilec::dot_smem<{{.*}}>(a_{{[0-9]+}}, b_{{[0-9]+}}, [[SUM]], tid);
 // CU:       acc_{{[0-9]+}}[i] = tilec::cast<tl::half>([[SUM]][i]);
 // CU-LABEL: generic_half_out(

@@ -19,7 +19,8 @@ TILEC_KERNEL void halve_until_small(const float* x, float* out, int* steps) {
 // IR:      yield %{{[0-9]+}}
 // IR:      } do {
 
-// CU:      float [[V:v_[0-9]+]][L0::ELEMS];
+// The loaded tile is read by nothing after the loop: the loop carries it in its own array.
+// CU:      float [[V:v]][L0::ELEMS];
 // CU:      int k = 0;
 // CU-NEXT: while (true) {
 // CU:        const float [[M:t[0-9]+]] = tilec::reduce_tile<L0>([[V]], tilec::MaxOp{}, tid, smem);

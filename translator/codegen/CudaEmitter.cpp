@@ -313,8 +313,16 @@ void KernelEmitter::emitOp(const Op &op) {
 }
 
 void KernelEmitter::emitRegion(const Region &r) {
-  for (auto &op : r.ops)
+  const Region *saved = region_;
+  region_ = &r;
+  for (auto &op : r.ops) {
+    if (op->result)
+      home_[op->result->id] = &r;
+    for (const Value *v : op->results)
+      home_[v->id] = &r;
     emitOp(*op);
+  }
+  region_ = saved;
 }
 
 /// Writes a nested region (and `after`, e.g. the yields) one level deeper.

@@ -1,6 +1,8 @@
 // Structured control flow: carried variables, for, while and if.
 #include "codegen/KernelEmitter.h"
 
+#include <algorithm>
+
 namespace tilec {
 namespace emit {
 
@@ -15,11 +17,57 @@ static bool everyBranchAssigns(const Op &op, size_t firstInit, size_t i) {
   return true;
 }
 
+/// Uses of `v` inside region `r` (operands of its ops, nested regions, yields).
+static int usesIn(const Region &r, const Value *v) {
+  int n = 0;
+  for (auto &op : r.ops) {
+    n += int(std::count(op->operands.begin(), op->operands.end(), v));
+    for (auto &sub : op->regions)
+      n += usesIn(*sub, v);
+  }
+  return n + int(std::count(r.yields.begin(), r.yields.end(), v));
+}
+
+/// Whether `op`'s carried variable i can be its initial value's own array: a register tile
+/// made in the same region that nothing reads after `op`. An if's branches may read it (they
+/// write the variable only at their ends); a loop's body may not (the next iteration would
+/// read the updated variable). A copy would only give the same tile a second name.
+bool KernelEmitter::keepsInitArray(const Op &op, size_t firstInit, size_t i) const {
+  const Value *init = op.operands[firstInit + i];
+  const Value *result = op.results[i];
+  // An array: a materialized tile, or another if's or loop's carried variable.
+  if (!init->def || init->def->kind == OpKind::Param ||
+      !init->type.isTile() || init->type.shared ||
+      !(materialized(init) || storage_.count(init->id)) || init->layout != result->layout ||
+      init->type.cudaElem() != result->type.cudaElem())
+    return false;
+  auto home = home_.find(init->id);
+  if (home == home_.end() || home->second != region_)
+    return false;
+  if (std::count(op.operands.begin(), op.operands.end(), init) != 1)
+    return false;
+  int inside = 0;
+  for (auto &r : op.regions)
+    inside += usesIn(*r, init);
+  return init->uses == 1 + inside && (op.kind == OpKind::If || inside == 0);
+}
+
 /// Declares the variables that hold `op`'s carried values, initialized from its operands
-/// (except where every branch of an `if` assigns them).
+/// (except where every branch of an `if` assigns them, or the variable is its initial value's
+/// own array).
 void KernelEmitter::declareCarried(const Op &op, size_t firstInit) {
   for (size_t i = 0; i < op.results.size(); ++i) {
     const Value *init = op.operands[firstInit + i];
+    if (keepsInitArray(op, firstInit, i)) {
+      const std::string name = nameOf(init);
+      storage_[op.results[i]->id] = name;
+      inPlace_.insert(op.results[i]->id);
+      const size_t arg = i + (op.kind == OpKind::For ? 1 : 0); // after a loop's index
+      for (auto &r : op.regions)
+        if (r->args.size() > arg)
+          storage_[r->args[arg]->id] = name;
+      continue;
+    }
     const bool assigned = everyBranchAssigns(op, firstInit, i);
     std::string name = names_.fresh(op.carriedNames[i]);
     storage_[op.results[i]->id] = name;
@@ -61,6 +109,21 @@ void KernelEmitter::assignYields(const Op &op, const Region &r, size_t firstInit
     }
     sources[i] = "y";
   }
+  // A carried variable that is its initial value's array (keepsInitArray) may be read by
+  // another yield computed in place (not held in a variable of its own): with more than one
+  // assignment, every yield is read before anything is written.
+  size_t changed = 0;
+  bool inPlace = false, computed = false;
+  for (size_t i = 0; i < r.yields.size(); ++i) {
+    if (sources[i].empty())
+      continue;
+    ++changed;
+    inPlace |= inPlace_.count(op.results[i]->id) > 0;
+    const Value *y = r.yields[i];
+    computed |= y->def && !materialized(y) && !storage_.count(y->id) &&
+                y->def->kind != OpKind::Param && y->def->kind != OpKind::Constant;
+  }
+  staged |= changed > 1 && inPlace && computed;
   std::vector<std::string> from(r.yields.size());
   for (size_t i = 0; i < r.yields.size(); ++i) {
     if (sources[i].empty())

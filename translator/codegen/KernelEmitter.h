@@ -87,6 +87,9 @@ private:
   // the max's op, by the argmax result's id.
   std::map<int, const Op *> fusedMax_;
   std::map<int, std::string> storage_; // carried values: the variable that holds them
+  const Region *region_ = nullptr;     // the region being written
+  std::map<int, const Region *> home_; // op results, by id: the region of their op
+  std::set<int> inPlace_;              // carried results that live in their initial array
   // Shared memory: one buffer for every use (reductions, scans, scalar atomics, layout
   // conversions). Each use ends with a barrier, so they can all take the same bytes; the
   // buffer is as large as the largest. Sizes as constexpr C++, in first-use order.
@@ -156,6 +159,7 @@ private:
   void emitRegion(const Region &r);
   std::string nested(const Region &r, const std::function<void()> &after);
   void declareCarried(const Op &op, size_t firstInit);
+  bool keepsInitArray(const Op &op, size_t firstInit, size_t i) const;
   void assignYields(const Op &op, const Region &r, size_t firstInit);
   const std::string &nameOf(const Value *v) {
     auto it = storage_.find(v->id);
