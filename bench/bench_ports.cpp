@@ -34,6 +34,7 @@
 #include "liger_dyt.tilec.h"
 #include "liger_fused_add_rms_norm.tilec.h"
 #include "liger_jsd.tilec.h"
+#include "liger_sparsemax.tilec.h"
 #include "liger_qwen2vl_mrope.tilec.h"
 #include "liger_tvd.tilec.h"
 #include "mamba_layernorm_gated.tilec.h"
@@ -138,6 +139,25 @@ void dyt(cudaStream_t s) {
                                                dg.p, db.p, x.p, alpha.p, gamma.p, kRows,
                                                {.num_warps = 16, .num_stages = 2});
          }, &flush);
+}
+
+/// Liger sparsemax over 4096 x 4096 bf16, one 4096 block of 8 warps per row (Liger's
+/// calculate_settings): the forward at thresholds between 0.5 and 1.5 (outputs partly zero), the
+/// backward of that output (two passes over o and dO; the second is counted once, from L2).
+void sparsemax(cudaStream_t s) {
+  constexpr int N = 4096;
+  const size_t n = size_t(kRows) * N;
+  Dev<bf16> x(n, -3, 3), tau(kRows, 0.5f, 1.5f, 2), o(n), dO(n, -1, 1, 3), dI(n);
+  const Restore flush(s, {});
+  report("sparsemax fwd bf16 " + rows_x(N), 2.0 * n * 2 + kRows * 2.0, note("block_size", N, 8),
+         s, [&] {
+           sparsemax_forward_kernel<bf16, N>(tilec::Grid{kRows}, s, x.p, N, tau.p, 1, o.p, N, N,
+                                             {.num_warps = 8});
+         }, &flush);
+  report("sparsemax bwd bf16 " + rows_x(N), 3.0 * n * 2, note("block_size", N, 8), s, [&] {
+    sparsemax_backward_kernel<bf16, N>(tilec::Grid{kRows}, s, o.p, N, dO.p, N, dI.p, N, N,
+                                       {.num_warps = 8});
+  }, &flush);
 }
 
 /// Llama casting mode, num_stages 2 as the host passes it; the backward with dS_out over SMs
@@ -799,6 +819,7 @@ int main() {
         {"jsd", jsd},
         {"tvd", tvd},
         {"dyt", dyt},
+        {"sparsemax", sparsemax},
         {"fused_add_rms_norm", fused_add_rms_norm},
         {"qwen2vl_mrope", qwen2vl_mrope},
         {"unsloth_rms_layernorm", unsloth_rms_layernorm},

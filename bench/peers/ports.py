@@ -103,6 +103,17 @@ def bench_dyt(sms):
            lambda: liger.dyt_bwd(dy, dx, da, dg, db, x, alpha, gamma, 4096, 16, 2))
 
 
+def bench_sparsemax():
+    N = 4096
+    n = ROWS * N
+    x, tau, dy = uniform((ROWS, N), -3, 3), uniform(ROWS, 0.5, 1.5), uniform((ROWS, N))
+    o, dx = torch.empty_like(x), torch.empty_like(x)
+    report(f"sparsemax fwd bf16 {rows_x(N)}", 2 * n * 2 + ROWS * 2,
+           "block_size=4096 num_warps=8", lambda: liger.sparsemax_fwd(x, tau, o, N, 8))
+    report(f"sparsemax bwd bf16 {rows_x(N)}", 3 * n * 2,
+           "block_size=4096 num_warps=8", lambda: liger.sparsemax_bwd(o, dy, dx, N, 8))
+
+
 def bench_fused_add_rms_norm(sms):
     N = 4096
     n = ROWS * N
@@ -489,6 +500,7 @@ def main():
     ok = check()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     benches = [("jsd", bench_jsd), ("tvd", bench_tvd), ("dyt", lambda: bench_dyt(sms)),
+               ("sparsemax", bench_sparsemax),
                ("fused_add_rms_norm", lambda: bench_fused_add_rms_norm(sms)),
                ("qwen2vl_mrope", bench_qwen2vl_mrope),
                ("unsloth_rms_layernorm", bench_unsloth_rms_layernorm),

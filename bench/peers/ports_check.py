@@ -67,6 +67,20 @@ def check_liger():
     ok &= _close("dyt dbeta", db.sum(0), dy.sum(0))
     ok &= _close("dyt dalpha", da.sum(), (x * inner).sum(), 1e-3)
 
+    x, dy = _rand(5, 999, lo=-3, hi=3), _rand(5, 999)
+    xs = x.sort(-1, descending=True).values
+    k = torch.arange(1, 1000, device="cuda", dtype=x.dtype)
+    support = 1 + k * xs > xs.cumsum(-1)
+    tau = ((xs * support).sum(-1) - 1) / support.sum(-1)
+    o, dx = torch.empty_like(x), torch.empty_like(x)
+    liger.sparsemax_fwd(x, tau, o, 256, 4)
+    liger.sparsemax_bwd(o, dy, dx, 256, 4)
+    ok &= _close("sparsemax out", o, (x - tau[:, None]).clamp(min=0))
+    ok &= _close("sparsemax row sums", o.sum(-1), torch.ones(5, device="cuda"), 1e-4)
+    on = o > 0
+    mean = (dy * on).sum(-1, keepdim=True) / on.sum(-1, keepdim=True)
+    ok &= _close("sparsemax dx", dx, torch.where(on, dy - mean, 0.0))
+
     rows, N, programs = 9, 999, 3
     x, r, w = _rand(rows, N, lo=-2, hi=2), _rand(rows, N), _rand(N)
     y, s, rstd = torch.empty_like(x), torch.empty_like(x), torch.empty(rows, device="cuda")

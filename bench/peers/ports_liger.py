@@ -260,3 +260,58 @@ def qwen2vl_mrope(q, k, cos, sin, mrope_section):
     qwen2vl_mrope_kernel[(bs * sl,)](q, k, cos, sin, sl, bs, n_qh, n_kh, hd, pad_qh, pad_kh,
                                      triton.next_power_of_2(hd), mrope_section[0],
                                      mrope_section[1], BLOCK_SIZE=max(pad_qh, pad_kh))
+
+
+# src/liger_kernel/ops/sparsemax.py: _sparsemax_forward_kernel, _sparsemax_backward_kernel (the
+# threshold per row comes from the host, as the original's Python computes it by sorting).
+@triton.jit
+def sparsemax_forward_kernel(x_ptr, x_stride, tau_ptr, tau_stride, o_ptr, o_stride, n_cols,
+                             block_size: tl.constexpr):
+    row = tl.program_id(0)
+    x_row = x_ptr + row * x_stride
+    o_row = o_ptr + row * o_stride
+    tau = tl.load(tau_ptr + row * tau_stride).to(tl.float32)
+    for i in range(0, tl.cdiv(n_cols, block_size)):
+        offs = i * block_size + tl.arange(0, block_size)
+        mask = offs < n_cols
+        y = tl.load(x_row + offs, mask=mask, other=0.0).to(tl.float32) - tau
+        y = tl.where(y > 0.0, y, 0.0)
+        tl.store(o_row + offs, y.to(o_row.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def sparsemax_backward_kernel(o_ptr, o_stride, go_ptr, go_stride, gi_ptr, gi_stride, n_cols,
+                              block_size: tl.constexpr):
+    row = tl.program_id(0)
+    o_row = o_ptr + row * o_stride
+    go_row = go_ptr + row * go_stride
+    gi_row = gi_ptr + row * gi_stride
+    acc_sum = tl.zeros((), dtype=tl.float32)
+    acc_cnt = tl.zeros((), dtype=tl.float32)
+    for i in range(0, tl.cdiv(n_cols, block_size)):
+        offs = i * block_size + tl.arange(0, block_size)
+        mask = offs < n_cols
+        o = tl.load(o_row + offs, mask=mask, other=0.0).to(tl.float32)
+        go = tl.load(go_row + offs, mask=mask, other=0.0).to(tl.float32)
+        acc_sum += tl.sum(tl.where(o > 0.0, go, 0.0))
+        acc_cnt += tl.sum(tl.where(o > 0.0, 1.0, 0.0))
+    v_hat = tl.cast(acc_sum / tl.maximum(acc_cnt, 1e-9), o_row.dtype.element_ty).to(tl.float32)
+    for i in range(0, tl.cdiv(n_cols, block_size)):
+        offs = i * block_size + tl.arange(0, block_size)
+        mask = offs < n_cols
+        o = tl.load(o_row + offs, mask=mask, other=0.0).to(tl.float32)
+        go = tl.load(go_row + offs, mask=mask, other=0.0).to(tl.float32)
+        gi = tl.where(o > 0.0, go - v_hat, 0.0)
+        tl.store(gi_row + offs, gi.to(gi_row.dtype.element_ty), mask=mask)
+
+
+def sparsemax_fwd(x, tau, o, block, warps):
+    M, N = x.shape
+    sparsemax_forward_kernel[(M,)](x, x.stride(0), tau, 1, o, o.stride(0), N, block_size=block,
+                                   num_warps=warps)
+
+
+def sparsemax_bwd(o, go, gi, block, warps):
+    M, N = o.shape
+    sparsemax_backward_kernel[(M,)](o, o.stride(0), go, go.stride(0), gi, gi.stride(0), N,
+                                    block_size=block, num_warps=warps)

@@ -1,4 +1,4 @@
-// The corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add + RMSNorm), Unsloth
+// The corpus kernels ported from Liger-Kernel (JSD, TVD, DyT, fused add + RMSNorm, sparsemax), Unsloth
 // (RMSNorm, GEGLU, cross-entropy), FlagGems (softmax, var_mean, L2 norm, cumsum, LayerNorm,
 // weight norm), Mamba (selective state update, gated LayerNorm, SSD's chunked products),
 // DeepSeek-V3 (fp8 block
@@ -26,6 +26,7 @@
 #include "liger_fused_add_rms_norm.tilec.h"
 #include "liger_jsd.tilec.h"
 #include "liger_qwen2vl_mrope.tilec.h"
+#include "liger_sparsemax.tilec.h"
 #include "liger_tvd.tilec.h"
 #include "mamba_layernorm_gated.tilec.h"
 #include "mamba_selective_state_update.tilec.h"
@@ -61,6 +62,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/liger_fused_add_rms_norm.cpp"
 #include "kernels/liger_jsd.cpp"
 #include "kernels/liger_qwen2vl_mrope.cpp"
+#include "kernels/liger_sparsemax.cpp"
 #include "kernels/liger_tvd.cpp"
 #include "kernels/mamba_layernorm_gated.cpp"
 #include "kernels/mamba_selective_state_update.cpp"
@@ -179,6 +181,33 @@ template <class T, int BLOCK, int REDUCTION> void tvdOnGpu() {
     expect_close(gloss.get(), loss, 0, 1e-6, "loss");
   else // row sums in another order; bf16 adds each chunk's in bf16 (tl::sum keeps the type)
     expect_close(gloss.get(), loss, 1e-8, kIsFloat<T> ? 1e-5 : 5e-2, "loss");
+}
+
+// ---------------------------------------------------------------------------------------
+// Liger sparsemax: the forward at given thresholds, then the backward of its output (rows of
+// 1000 in blocks of 256, or one block of 1024), both against the interpreter.
+
+template <class T, int BLOCK> void sparsemaxOnGpu(int warps) {
+  SCOPED_TRACE(::testing::Message() << type_name<T>() << ", block " << BLOCK);
+  const int rows = 6, cols = 1000, stride = 1003;
+  const auto x = as<T>(uniform(size_t(rows) * stride, -3, 3, 95));
+  const auto tau = as<T>(uniform(size_t(rows), 0.5f, 1.5f, 96)); // some outputs zero, some not
+  const auto go = as<T>(uniform(x.size(), -1, 1, 97));
+  auto out = poison<T>(x.size());
+  auto gi = poison<T>(x.size());
+  Mirror<T> gx(x), gtau(tau), gout(out), ggo(go), ggi(gi);
+  tilec::interpret::launch(host::sparsemax_forward_kernel<T, BLOCK>, tilec::Grid{rows}, x.data(),
+                           stride, tau.data(), 1, out.data(), stride, cols);
+  tilec::interpret::launch(host::sparsemax_backward_kernel<T, BLOCK>, tilec::Grid{rows},
+                           out.data(), stride, go.data(), stride, gi.data(), stride, cols);
+  sparsemax_forward_kernel<T, BLOCK>(tilec::Grid{rows}, nullptr, gx.ptr(), stride, gtau.ptr(), 1,
+                                     gout.ptr(), stride, cols, {.num_warps = warps});
+  sparsemax_backward_kernel<T, BLOCK>(tilec::Grid{rows}, nullptr, gout.ptr(), stride, ggo.ptr(),
+                                      stride, ggi.ptr(), stride, cols, {.num_warps = warps});
+  tilec_test::synchronize();
+  expect_near(gout.get(), out, 0, 0, "out"); // one subtraction and a max, as the interpreter
+  // The support's sum in another order: the mean differs in its last bits.
+  expect_near(ggi.get(), gi, 1e-6, kIsFloat<T> ? 1e-5 : 1e-2, "gi");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -707,6 +736,12 @@ TEST(GpuPorts, LigerTvd) {
   tvdOnGpu<float, 256, host::REDUCTION_MODE_NONE>();
   tvdOnGpu<float, 256, host::REDUCTION_MODE_BATCHMEAN>();
   tvdOnGpu<bf16, 1024, host::REDUCTION_MODE_BATCHMEAN>();
+}
+
+TEST(GpuPorts, LigerSparsemax) {
+  REQUIRE_GPU();
+  sparsemaxOnGpu<float, 256>(4);
+  sparsemaxOnGpu<bf16, 1024>(8);
 }
 
 TEST(GpuPorts, LigerDyt) {
