@@ -45,6 +45,7 @@
 #include "unsloth_geglu.tilec.h"
 #include "unsloth_rms_layernorm.tilec.h"
 #include "vllm_decode_attention.tilec.h"
+#include "vllm_fp8_group_quant.tilec.h"
 #include "vllm_merge_attn_states.tilec.h"
 
 #include <tilec/runtime.h>
@@ -704,6 +705,31 @@ void decode_attention(cudaStream_t s) {
   }
 }
 
+/// vLLM's per-token-group fp8 quantization of DeepSeek-V3's activations (4096 tokens x 7168,
+/// groups of 128, e8m0 scales; a program of 1 warp per group, as vLLM launches it), and the
+/// fused silu-and-multiply variant over a [4096, 2 x 7168] gate-up output (8 rows by one group
+/// per program, 4 warps).
+void fp8_group_quant(cudaStream_t s) {
+  constexpr int H = 7168, G = 128;
+  const size_t n = size_t(kRows) * H, groups = n / G;
+  const Restore flush(s, {});
+  Dev<bf16> x(n, -4, 4), gate_up(2 * n, -4, 4, 2);
+  Dev<e4m3> q(n);
+  Dev<float> scales(groups);
+  report("fp8_group_quant e8m0 bf16 " + rows_x(H), n * 2.0 + n * 1.0 + groups * 4.0,
+         note("BLOCK", G, 1), s, [&] {
+           per_token_group_quant_fp8<bf16, e4m3, true, G>(
+               tilec::Grid{u32(groups)}, s, x.p, q.p, scales.p, G, H, H, 1e-10f, -448.0f, 448.0f,
+               {.num_warps = 1});
+         }, &flush);
+  report("silu_mul_fp8_group_quant colmajor bf16 " + rows_x(2 * H),
+         n * 2.0 * 2 + n * 1.0 + groups * 4.0, "BLOCK_M=8 BLOCK_N=128 num_warps=4", s, [&] {
+           silu_mul_per_token_group_quant_fp8_colmajor<bf16, e4m3, false, G, 8, G>(
+               tilec::Grid{u32(kRows / 8), u32(H / G)}, s, gate_up.p, q.p, scales.p, kRows,
+               2 * H, int64_t(kRows), 1e-10f, -448.0f, 448.0f, {.num_warps = 4});
+         }, &flush);
+}
+
 /// vLLM's merge of a prefix's and a suffix's attention over 8192 tokens of a 32-head, 128-wide
 /// model in bf16, with the merged lse stored; a program per (token, head), 4 warps, as the
 /// original launches it.
@@ -838,6 +864,7 @@ int main() {
         {"deepseek_gemm", deepseek_gemm},
         {"decode_attention", decode_attention},
         {"merge_attn_states", merge_attn_states},
+        {"fp8_group_quant", fp8_group_quant},
         {"fla_cumsum", fla_cumsum},
         {"fla_fused_recurrent", fla_fused_recurrent},
         {"dropout", tutorial_dropout},

@@ -410,6 +410,21 @@ def bench_decode_attention():
                lambda: vllm.decode_attention(q, k, v, o, table, lens, mid, splits, scale, page))
 
 
+def bench_fp8_group_quant():
+    """vLLM's per-token-group fp8 quantization (see bench_ports.cpp)."""
+    H = 7168
+    n, groups = ROWS * H, ROWS * H // 128
+    x, gate_up = uniform((ROWS, H), -4, 4), uniform((ROWS, 2 * H), -4, 4)
+    q = torch.empty(ROWS, H, device="cuda", dtype=torch.float8_e4m3fn)
+    s = torch.empty(groups, device="cuda", dtype=torch.float32)
+    report(f"fp8_group_quant e8m0 bf16 {rows_x(H)}", n * 2 + n + groups * 4,
+           "BLOCK=128 num_warps=1", lambda: vllm.per_token_group_quant_fp8(x, q, s, 128, True))
+    s_t = torch.empty(H // 128, ROWS, device="cuda", dtype=torch.float32)
+    report(f"silu_mul_fp8_group_quant colmajor bf16 {rows_x(2 * H)}", n * 2 * 2 + n + groups * 4,
+           "BLOCK_M=8 BLOCK_N=128 num_warps=4",
+           lambda: vllm.silu_mul_group_quant_colmajor(gate_up, q, s_t, False))
+
+
 def bench_merge_attn_states():
     """vLLM's merge of two partial attentions (see bench_ports.cpp)."""
     tokens, heads, D = 8192, 32, 128
@@ -514,6 +529,7 @@ def main():
                ("deepseek_quant", bench_deepseek_quant), ("deepseek_gemm", bench_deepseek_gemm),
                ("decode_attention", bench_decode_attention),
                ("merge_attn_states", bench_merge_attn_states),
+               ("fp8_group_quant", bench_fp8_group_quant),
                ("fla_cumsum", bench_fla_cumsum),
                ("fla_fused_recurrent", bench_fla_fused_recurrent),
                ("dropout", bench_dropout),

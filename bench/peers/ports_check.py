@@ -390,6 +390,34 @@ def check_merge_attn_states():
             & _close("merge_attn_states lse", out_lse, torch.log(se) + m, 1e-5, 1e-5))
 
 
+def check_fp8_group_quant():
+    """vLLM's group quantization against torch: scales (plain and e8m0), values within e4m3's
+    rounding, the fused silu-and-multiply with column-major scales."""
+    ok = True
+    x = _rand(6, 384, lo=-20, hi=20).to(torch.bfloat16)
+    for ue8m0 in (False, True):
+        q = torch.empty(6, 384, device="cuda", dtype=torch.float8_e4m3fn)
+        s = torch.empty(18, device="cuda")
+        vllm.per_token_group_quant_fp8(x, q, s, 128, ue8m0)
+        raw = x.float().view(18, 128).abs().amax(-1).clamp(min=1e-10) / 448.0
+        want = torch.exp2(torch.ceil(torch.log2(raw))) if ue8m0 else raw
+        ok &= _close(f"fp8_group_quant scales ue8m0={ue8m0}", s, want, 0, 1e-6)
+        back = q.float().view(18, 128) * s[:, None]
+        ok &= _close(f"fp8_group_quant values ue8m0={ue8m0}", back, x.float().view(18, 128),
+                     1e-2, 1 / 16)
+    gate_up = _rand(16, 512, lo=-6, hi=6).to(torch.bfloat16)
+    q = torch.empty(16, 256, device="cuda", dtype=torch.float8_e4m3fn)
+    s_t = torch.empty(2, 16, device="cuda")
+    vllm.silu_mul_group_quant_colmajor(gate_up, q, s_t, False)
+    a, b = gate_up[:, :256].float(), gate_up[:, 256:]
+    y = (torch.nn.functional.silu(a).to(torch.bfloat16) * b).float().view(16, 2, 128)
+    want = y.abs().amax(-1).clamp(min=1e-10) / 448.0
+    ok &= _close("silu_mul_fp8_group_quant scales", s_t.t(), want, 0, 1e-2)
+    back = q.float().view(16, 2, 128) * s_t.t()[..., None]
+    ok &= _close("silu_mul_fp8_group_quant values", back, y, 1e-2, 1 / 16)
+    return ok
+
+
 def check_fla():
     """GLA's recurrence against a torch loop: o and the final state; dq, dk, dv and dh0 through
     autograd of that loop; at K = 50, V = 40 (blocks of 64, masked), 2 x 9 tokens, 3 heads."""
@@ -434,7 +462,8 @@ def check():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     ok = True
     for part in (check_liger, check_unsloth, lambda: check_flaggems(sms), check_mamba,
-                 check_deepseek, check_vllm, check_merge_attn_states, check_qwen2vl_mrope, check_fla,
+                 check_deepseek, check_vllm, check_merge_attn_states, check_fp8_group_quant,
+                 check_qwen2vl_mrope, check_fla,
                  check_ssd_bmm, check_tutorials):
         ok &= part()
     if not ok:

@@ -244,3 +244,73 @@ def merge_attn_states(output, prefix_output, prefix_lse, suffix_output, suffix_l
                                               suffix_output, suffix_lse, head_size,
                                               triton.next_power_of_2(head_size),
                                               output_lse is not None)
+
+
+# vllm/model_executor/layers/quantization/utils/fp8_utils.py: _per_token_group_quant_fp8 and
+# _silu_mul_per_token_group_quant_fp8_colmajor.
+@triton.jit
+def per_token_group_quant_fp8_kernel(y_ptr, y_q_ptr, y_s_ptr, group_size, y_num_columns,
+                                     y_row_stride, eps, fp8_min, fp8_max,
+                                     use_ue8m0: tl.constexpr, BLOCK: tl.constexpr):
+    groups_per_row = y_num_columns // group_size
+    g_id = tl.program_id(0)
+    row = g_id // groups_per_row
+    row_g_id = g_id % groups_per_row
+    y_ptr += row.to(tl.int64) * y_row_stride + row_g_id.to(tl.int64) * group_size
+    y_q_ptr += g_id.to(tl.int64) * group_size
+    y_s_ptr += g_id
+    cols = tl.arange(0, BLOCK)
+    mask = cols < group_size
+    y = tl.load(y_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    absmax = tl.maximum(tl.max(tl.abs(y)), eps)
+    scale_raw = absmax / fp8_max
+    y_s = tl.math.exp2(tl.ceil(tl.log2(scale_raw))) if use_ue8m0 else scale_raw
+    y_q = tl.clamp(y / y_s, fp8_min, fp8_max).to(y_q_ptr.dtype.element_ty)
+    tl.store(y_q_ptr + cols, y_q, mask=mask)
+    tl.store(y_s_ptr, y_s)
+
+
+@triton.jit
+def silu_mul_group_quant_colmajor_kernel(y_ptr, y_q_ptr, y_s_ptr, M, N, y_s_col_stride: tl.int64,
+                                         eps, fp8_min, fp8_max, use_ue8m0: tl.constexpr,
+                                         GROUP_SIZE: tl.constexpr, BLOCK_M: tl.constexpr,
+                                         BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    N_2 = N // 2
+    m_offset = pid_m * BLOCK_M
+    n_offset = pid_n * BLOCK_N
+    if m_offset >= M:
+        return
+    offs_n = tl.arange(0, BLOCK_N).to(tl.int64)
+    offs_m = tl.arange(0, BLOCK_M).to(tl.int64)
+    act_in_ptrs = y_ptr + m_offset * N + n_offset + offs_m[:, None] * N + offs_n[None, :]
+    act_in = tl.load(act_in_ptrs).to(tl.float32)
+    mul_in = tl.load(act_in_ptrs + N_2)
+    silu_out = (act_in / (1.0 + tl.exp(-act_in))).to(y_ptr.dtype.element_ty)
+    y = (silu_out * mul_in).to(tl.float32)
+    absmax = tl.maximum(tl.max(tl.abs(y), axis=1), eps)
+    scale_raw = absmax / fp8_max
+    y_s = tl.math.exp2(tl.ceil(tl.log2(scale_raw))) if use_ue8m0 else scale_raw
+    y_s = tl.reshape(y_s, (BLOCK_M, 1))
+    y_q = tl.clamp(y / y_s, fp8_min, fp8_max).to(y_q_ptr.dtype.element_ty)
+    y_q_ptrs = y_q_ptr + m_offset * N_2 + n_offset + offs_m[:, None] * N_2 + offs_n[None, :]
+    tl.store(y_q_ptrs, y_q)
+    group_id = n_offset // GROUP_SIZE
+    y_s_ptrs = y_s_ptr + group_id * y_s_col_stride + m_offset + offs_m
+    tl.store(y_s_ptrs, tl.reshape(y_s, (BLOCK_M,)))
+
+
+def per_token_group_quant_fp8(x, q, s, group_size, use_ue8m0):
+    groups = x.numel() // group_size
+    per_token_group_quant_fp8_kernel[(groups,)](x, q, s, group_size, x.shape[1], x.stride(0),
+                                                1e-10, -448.0, 448.0, use_ue8m0=use_ue8m0,
+                                                BLOCK=triton.next_power_of_2(group_size),
+                                                num_warps=1, num_stages=1)
+
+
+def silu_mul_group_quant_colmajor(x, q, s_t, use_ue8m0):
+    """s_t: the scales as [groups, M] (their column-major [M, groups] view's storage)."""
+    M, N = x.shape
+    silu_mul_group_quant_colmajor_kernel[(M // 8, (N // 2) // 128)](
+        x, q, s_t, M, N, s_t.stride(0), 1e-10, -448.0, 448.0, use_ue8m0, 128, 8, 128)

@@ -36,6 +36,7 @@
 #include "unsloth_geglu.tilec.h"
 #include "unsloth_rms_layernorm.tilec.h"
 #include "vllm_decode_attention.tilec.h"
+#include "vllm_fp8_group_quant.tilec.h"
 #include "vllm_merge_attn_states.tilec.h"
 
 #include <tilec/interpret.h>
@@ -72,6 +73,7 @@ namespace host { // the kernels as the interpreter runs them
 #include "kernels/unsloth_geglu.cpp"
 #include "kernels/unsloth_rms_layernorm.cpp"
 #include "kernels/vllm_decode_attention.cpp"
+#include "kernels/vllm_fp8_group_quant.cpp"
 #include "kernels/vllm_merge_attn_states.cpp"
 // flaggems_softmax.cpp and flaggems_layer_norm.cpp both define the helper prev_multiple_of:
 // the second lives in a namespace of its own, as in flaggems_mamba_interpreter_test.cpp.
@@ -1123,6 +1125,71 @@ TEST(GpuPorts, DeepSeekQuantizers) {
   expect_close(gws.get(), ws, 0, 0, "weight_quant scales");
   expect_close(widen(gq.get()), widen(q), 0, 0, "weight_quant values");
   expect_near(gback.get(), back, 0, 0, "weight_dequant");
+}
+
+// vLLM's per-token-group fp8 quantization: row-major e8m0 scales (1 warp, as vLLM launches
+// it), column-major scales, and the fused silu-and-multiply variant, against the interpreter.
+TEST(GpuPorts, VllmFp8GroupQuant) {
+  REQUIRE_GPU();
+  const int rows = 6, group = 96, groups = 3, cols = group * groups, stride = cols + 8;
+  const auto y = as<bf16>(uniform(size_t(rows) * stride, -20, 20, 101));
+  const float lo = -448.0f, hi = 448.0f, eps = 1e-10f;
+  {
+    std::vector<e4m3> q(size_t(rows) * cols + kPad, e4m3(-1.0f));
+    auto sc = poison(size_t(rows) * groups + kPad);
+    Mirror<bf16> gy(y);
+    Mirror<e4m3> gq(q);
+    Mirror<float> gs(sc);
+    const tilec::Grid grid{u32(rows * groups)};
+    tilec::interpret::launch(host::per_token_group_quant_fp8<bf16, e4m3, true, 128>, grid,
+                             y.data(), q.data(), sc.data(), group, cols, stride, eps, lo, hi);
+    per_token_group_quant_fp8<bf16, e4m3, true, 128>(grid, nullptr, gy.ptr(), gq.ptr(), gs.ptr(),
+                                                     group, cols, stride, eps, lo, hi,
+                                                     {.num_warps = 1});
+    tilec_test::synchronize();
+    expect_close(gs.get(), sc, 0, 0, "e8m0 scales"); // a max, a division, log2/ceil/exp2
+    expect_close(widen(gq.get()), widen(q), 0, 0, "values");
+  }
+  {
+    const int col_stride = rows + 2;
+    std::vector<e4m3> q(size_t(rows) * cols + kPad, e4m3(-1.0f));
+    auto sc = poison(size_t(groups) * col_stride + kPad);
+    Mirror<bf16> gy(y);
+    Mirror<e4m3> gq(q);
+    Mirror<float> gs(sc);
+    const tilec::Grid grid{u32(rows * groups)};
+    tilec::interpret::launch(host::per_token_group_quant_fp8_colmajor<bf16, e4m3, false, 128>, grid,
+                             y.data(), q.data(), sc.data(), group, cols, stride, col_stride, eps,
+                             lo, hi);
+    per_token_group_quant_fp8_colmajor<bf16, e4m3, false, 128>(
+        grid, nullptr, gy.ptr(), gq.ptr(), gs.ptr(), group, cols, stride, col_stride, eps, lo, hi,
+        {.num_warps = 1});
+    tilec_test::synchronize();
+    expect_close(gs.get(), sc, 0, 0, "column-major scales");
+    expect_close(widen(gq.get()), widen(q), 0, 0, "values");
+  }
+  {
+    const int M = 16, N = 512, N_2 = N / 2;
+    const int64_t col_stride = M + 4;
+    const auto x = as<bf16>(uniform(size_t(M) * N, -6, 6, 102));
+    std::vector<e4m3> q(size_t(M) * N_2 + kPad, e4m3(-1.0f));
+    auto sc = poison(size_t(N_2 / 128) * size_t(col_stride) + kPad);
+    Mirror<bf16> gx(x);
+    Mirror<e4m3> gq(q);
+    Mirror<float> gs(sc);
+    const tilec::Grid grid{u32(M / 8 + 1), u32(N_2 / 128)}; // a program past the last rows
+    tilec::interpret::launch(
+        host::silu_mul_per_token_group_quant_fp8_colmajor<bf16, e4m3, false, 128, 8, 128>, grid,
+        x.data(), q.data(), sc.data(), M, N, col_stride, eps, lo, hi);
+    silu_mul_per_token_group_quant_fp8_colmajor<bf16, e4m3, false, 128, 8, 128>(
+        grid, nullptr, gx.ptr(), gq.ptr(), gs.ptr(), M, N, col_stride, eps, lo, hi,
+        {.num_warps = 4});
+    tilec_test::synchronize();
+    // The GPU's exp may differ from the host's in its last bit, which can move a bf16 silu by
+    // one step: scales and values within that.
+    expect_close(gs.get(), sc, 0, 1e-2, "silu-mul scales");
+    expect_close(widen(gq.get()), widen(q), 1.0 / 512, 0.13, "silu-mul values");
+  }
 }
 
 TEST(GpuPorts, DeepSeekBlockScaledGemm) {
