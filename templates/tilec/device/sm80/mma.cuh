@@ -221,6 +221,9 @@ template <class L, class TileA, class TileB, class T, bool TRANS_A, bool TRANS_B
   }
 };
 
+/// The most K steps of one mma_block that are unrolled into straight-line code.
+inline constexpr int kMaxUnrolledSteps = 8;
+
 /// acc += A * B for this warp's block, with A and B in shared memory (see Fragments for their
 /// orientations). (Reading the next K_STEP's fragments ahead by hand measured no faster: the
 /// compiler already overlaps the loads of the unrolled steps, and it cost 32 registers.)
@@ -235,8 +238,13 @@ __device__ inline void mma_block(const T *sa, const T *sb, Acc *acc, int tid) {
   static_assert(K % K_STEP == 0, "tl::dot needs K to be a multiple of 16 for 16-bit types, 8 "
                                  "for float and 32 for 8-bit types");
   const int n0 = L::warp_n(tid) * L::WARP_N;
-#pragma unroll
-  for (int step = 0; step < K / K_STEP; ++step) {
+  // A long K (vLLM MLA's 512-wide q . k) fully unrolled lets ptxas issue every step's fragment
+  // loads before the first mma: registers for all of them at once, then spills. Unrolled by
+  // kMaxUnrolledSteps, the loads run at most that many steps ahead.
+  constexpr int STEPS = K / K_STEP;
+  constexpr int UNROLL = STEPS < kMaxUnrolledSteps ? STEPS : kMaxUnrolledSteps;
+#pragma unroll UNROLL
+  for (int step = 0; step < STEPS; ++step) {
     Fragments<L, TileA, TileB, T, TRANS_A, TRANS_B> f;
     f.load(sa, sb, step * K_STEP, n0, tid);
 #pragma unroll
