@@ -315,13 +315,8 @@ void KernelEmitter::emitOp(const Op &op) {
 void KernelEmitter::emitRegion(const Region &r) {
   const Region *saved = region_;
   region_ = &r;
-  for (auto &op : r.ops) {
-    if (op->result)
-      home_[op->result->id] = &r;
-    for (const Value *v : op->results)
-      home_[v->id] = &r;
+  for (auto &op : r.ops)
     emitOp(*op);
-  }
   region_ = saved;
 }
 

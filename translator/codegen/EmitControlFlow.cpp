@@ -29,20 +29,18 @@ static int usesIn(const Region &r, const Value *v) {
 }
 
 /// Whether `op`'s carried variable i can be its initial value's own array: a register tile
-/// made in the same region that nothing reads after `op`. An if's branches may read it (they
-/// write the variable only at their ends); a loop's body may not (the next iteration would
-/// read the updated variable). A copy would only give the same tile a second name.
+/// made by an op of the same region that nothing reads after `op`. An if's branches may read
+/// it (they write the variable only at their ends); a loop's body may not (the next iteration
+/// would read the updated variable). A copy would only give the same tile a second name.
 bool KernelEmitter::keepsInitArray(const Op &op, size_t firstInit, size_t i) const {
   const Value *init = op.operands[firstInit + i];
   const Value *result = op.results[i];
-  // An array: a materialized tile, or another if's or loop's carried variable.
-  if (!init->def || init->def->kind == OpKind::Param ||
-      !init->type.isTile() || init->type.shared ||
-      !(materialized(init) || storage_.count(init->id)) || init->layout != result->layout ||
+  if (!init->def || init->def->kind == OpKind::Param || !init->type.isTile() ||
+      init->type.shared || !materialized(init) || init->layout != result->layout ||
       init->type.cudaElem() != result->type.cudaElem())
     return false;
-  auto home = home_.find(init->id);
-  if (home == home_.end() || home->second != region_)
+  if (std::none_of(region_->ops.begin(), region_->ops.end(),
+                   [&](const std::unique_ptr<Op> &o) { return o.get() == init->def; }))
     return false;
   if (std::count(op.operands.begin(), op.operands.end(), init) != 1)
     return false;

@@ -88,7 +88,6 @@ private:
   std::map<int, const Op *> fusedMax_;
   std::map<int, std::string> storage_; // carried values: the variable that holds them
   const Region *region_ = nullptr;     // the region being written
-  std::map<int, const Region *> home_; // op results, by id: the region of their op
   std::set<int> inPlace_;              // carried results that live in their initial array
   // Shared memory: one buffer for every use (reductions, scans, scalar atomics, layout
   // conversions). Each use ends with a barrier, so they can all take the same bytes; the
