@@ -56,22 +56,18 @@ bool KernelEmitter::keepsInitArray(const Op &op, size_t firstInit, size_t i) con
 void KernelEmitter::declareCarried(const Op &op, size_t firstInit) {
   for (size_t i = 0; i < op.results.size(); ++i) {
     const Value *init = op.operands[firstInit + i];
-    if (keepsInitArray(op, firstInit, i)) {
-      const std::string name = nameOf(init);
-      storage_[op.results[i]->id] = name;
+    const bool inPlace = keepsInitArray(op, firstInit, i);
+    const std::string name = inPlace ? nameOf(init) : names_.fresh(op.carriedNames[i]);
+    storage_[op.results[i]->id] = name;
+    const size_t arg = i + (op.kind == OpKind::For ? 1 : 0); // after a loop's index
+    for (auto &r : op.regions)
+      if (r->args.size() > arg)
+        storage_[r->args[arg]->id] = name;
+    if (inPlace) {
       inPlace_.insert(op.results[i]->id);
-      const size_t arg = i + (op.kind == OpKind::For ? 1 : 0); // after a loop's index
-      for (auto &r : op.regions)
-        if (r->args.size() > arg)
-          storage_[r->args[arg]->id] = name;
-      continue;
+      continue; // declared and holding the initial value already
     }
     const bool assigned = everyBranchAssigns(op, firstInit, i);
-    std::string name = names_.fresh(op.carriedNames[i]);
-    storage_[op.results[i]->id] = name;
-    for (auto &r : op.regions)
-      if (r->args.size() > i + (op.kind == OpKind::For ? 1 : 0))
-        storage_[r->args[i + (op.kind == OpKind::For ? 1 : 0)]->id] = name;
     const Type &t = init->type;
     if (t.isScalar()) {
       *out_ << "  " << t.cudaElem() << " " << name;
