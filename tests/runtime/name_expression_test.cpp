@@ -155,3 +155,23 @@ TEST(SpecFacts, OneGridAndMapsBits) {
   EXPECT_EQ(tilec::div16_mask(x, m, k) | tilec::one_fact(k, 3 + 2) | tilec::grid_fact(1, 30),
             0b011u | (1u << 5) | (1u << 30));
 }
+
+// FLA's fused recurrent backward has 19 template parameters: with num_warps, num_stages and
+// DIV16 its key holds 22 values (more than the 16 that once threw at the first launch).
+TEST(NameExpression, KeysHoldManyTemplateArguments) {
+  std::string kinds(19, 'b');
+  Kernel k(kSource, "fused_recurrent_bwd_kernel", kinds.c_str());
+  SpecKey key;
+  std::string want = "fused_recurrent_bwd_kernel<";
+  for (int i = 0; i < 19; ++i) {
+    key.push(i % 2);
+    want += i % 2 ? "true, " : "false, ";
+  }
+  key.push(4);
+  key.push(1);
+  key.push(5);
+  EXPECT_EQ(k.name_expression(key), want + "4, 1, 5u>");
+  while (key.n < SpecKey::kMax)
+    key.push(0);
+  EXPECT_THROW(key.push(0), tilec::Error);
+}

@@ -16,7 +16,7 @@ TILEC_KERNEL void scale(const float *x, float *out, int n) {
 // IR:      // -----// IR after transpose-loads //----- //
 // IR:      // -----// IR after layout //----- //
 // IR-NEXT: kernel @scale<int BLOCK>(const float* x, float* out, int n)
-// IR-NEXT:   layout #0 blocked[BLOCK] max_vec=tilec::cmax(tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4), tilec::cmin(4, tilec::gcd((out_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4))
+// IR-NEXT:   layout #0 blocked[BLOCK] max_vec=tilec::cmin(4, tilec::gcd((out_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4)
 // IR:      // -----// IR after remat //----- //
 // IR:      // -----// IR after fuse-dot-transpose //----- //
 // IR:      // -----// IR after hoist-dot-operands //----- //

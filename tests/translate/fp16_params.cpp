@@ -27,8 +27,9 @@ TILEC_KERNEL void bf16_to_float(const tl::bfloat16* x, float* out, int n) {
 // CU-NEXT:  #pragma unroll
 // CU-NEXT:    for (int i = 0; i < L0::ELEMS; ++i) [[S]][i] = (a[i] + b[i]);
 // CU-LABEL: bf16_to_float(const tl::bfloat16* x, float* out, int n) {
-// The widest run is bounded by the wider of the two accesses (8 bf16, 4 floats).
-// CU:         constexpr int L0_RUN = tilec::vector_width(tilec::cmax(tilec::cmin(8, tilec::gcd((x_aligned ? 16 : 2), tilec::pow2_factor(BLOCK) * 2) / 2), tilec::cmin(4, tilec::gcd((out_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4)));
+// The runs are the store's: 4 floats (16 bytes) a thread, the bf16 load 8 bytes. Runs of 8,
+// the load's widest, would store each run in two pieces 32 bytes apart.
+// CU:         constexpr int L0_RUN = tilec::vector_width(tilec::cmin(4, tilec::gcd((out_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4));
 // CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, L0_RUN>;
 // CU:         tl::bfloat16 [[L:t[0-9]+]][L0::ELEMS];
 // CU:         float [[C:t[0-9]+]][L0::ELEMS];

@@ -17,7 +17,7 @@ TILEC_KERNEL void center_rows(const float *x, float *y, float *col_sums, int n0,
             tl::sum<0>(v));
 }
 
-// IR:      layout #0 blocked[A, B, C] max_vec=tilec::cmax(tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), 
+// IR:      layout #0 blocked[A, B, C] max_vec=tilec::cmin(4, tilec::gcd((y_aligned ? 16 : 4), 
 // IR-NEXT: layout #1 slice #0 dim=2
 // IR-NEXT: layout #2 slice #0 dim=1
 // IR-NEXT: layout #3 slice #0 dim=0

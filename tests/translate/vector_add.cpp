@@ -15,14 +15,16 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 // The analysis: offs is one contiguous run over the whole tile; the mask flips at most at
 // multiples of gcd(BLOCK's factor, n's); pointer alignment comes from the DIV16 facts.
 // IR-LABEL: kernel @add_kernel<int BLOCK>
-// IR-NEXT:  layout #0 blocked[BLOCK] max_vec=tilec::cmax(tilec::cmax(tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4),
+// The runs are the store's (the narrowest write along them): where `out` is unaligned, runs
+// of one keep the store's lanes adjacent.
+// IR-NEXT:  layout #0 blocked[BLOCK] max_vec=tilec::cmin(4, tilec::gcd((out_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4)
 // IR:       %3:n = param [3] : int
 // IR:       %7 = arange [0] [BLOCK] : tile<int, BLOCK> #0  {contig=BLOCK div=1073741824 const=1}
 // IR-NEXT:  %8:offs = binary "+" %6, %7 : tile<int, BLOCK> #0  {contig=BLOCK div=tilec::pow2_factor(BLOCK) const=1}
 // IR-NEXT:  %9:mask = binary "<" %8:offs, %3:n : tile<bool, BLOCK> #0  {contig=1 div=1 const=tilec::cmin(tilec::gcd(tilec::pow2_factor(BLOCK), (n_div16 ? 16 : 1)), BLOCK)}
 // IR-NEXT:  %10 = addptr %0:x, %8:offs : tile<const float*, BLOCK> #0  {contig=BLOCK div=tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) const=1}
 // IR-NEXT:  %11:a = load %10, %9:mask : tile<float, BLOCK> #0  {width=tilec::cmin(L0::VEC, tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4)
-// IR:       store %14, %15, %9:mask  {width=
+// IR:       store %14, %15, %9:mask  {width=L0::VEC}
 
 // One __global__ template: the compile-time parameters, then the launch options.
 // CU:       template <int BLOCK, int NUM_WARPS, int NUM_STAGES, unsigned long long DIV16>
@@ -34,8 +36,8 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 // CU-NEXT:    constexpr bool y_aligned = (DIV16 >> 1) & 1u;
 // CU-NEXT:    constexpr bool out_aligned = (DIV16 >> 2) & 1u;
 // CU-NEXT:    constexpr bool n_div16 = (DIV16 >> 3) & 1u;
-// Runs as long as the widest access this specialization aligns.
-// CU:         constexpr int L0_RUN = tilec::vector_width(tilec::cmax(tilec::cmax(tilec::cmin(4, tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4),
+// Runs as long as the store can write at once in this specialization.
+// CU:         constexpr int L0_RUN = tilec::vector_width(tilec::cmin(4, tilec::gcd((out_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4));
 // CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, L0_RUN>;
 // CU-NEXT:    const int tid = threadIdx.x;
 // The source line each statement came from.
@@ -59,7 +61,7 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 // CU-NEXT:      tilec::load_vec<a_width, a_mask_uniform>(&a[i], (x + offs[i]), &mask[i], 0.0f);
 // CU:           tilec::load_vec<b_width, b_mask_uniform>(&b[i], (y + offs[i]), &mask[i], 0.0f);
 // CU:         for (int i = 0; i < L0::ELEMS; ++i) [[SUM:t[0-9]+]][i] = (a[i] + b[i]);
-// CU:         constexpr int store_width = tilec::vector_width(tilec::cmin(L0::VEC, tilec::gcd((out_aligned ? 16 : 4),
+// CU:         constexpr int store_width = tilec::vector_width(L0::VEC);
 // Only owners store: threads that hold replicated elements do not.
 // CU:           tilec::store_vec<store_width, store_mask_uniform>((out + offs[i]), &[[SUM]][i], &mask[i], L0::owner(tid));
 // CU-NEXT:  }

@@ -194,15 +194,17 @@ bool Checker::run() {
   checkHeuristics();
   checkBuffers(d_.resetToZero, "reset_to_zero");
   checkBuffers(d_.restoreValue, "restore_value");
-  // The tuning key: the caller's template values, DIV16 and the key (tilec::SpecKey::kMax).
-  size_t keyValues = 1 + d_.key.size();
+  // The tuning key: the caller's template values, DIV16, the key and the device the choice
+  // is made for (tilec::SpecKey::kMax).
+  size_t keyValues = 2 + d_.key.size();
   for (auto &tp : k_.templateParams)
     keyValues += !d_.setPerConfig(tp.name);
   if (d_.tuned.size() + d_.heuristics.size() > 16)
     error(d_.loc, "a config of " + k_.name + " would hold more than 16 values (tilec::Config)");
-  if (keyValues > 16)
+  if (keyValues > kMaxSpecKeyValues)
     error(d_.loc, "the tuning key of " + k_.name + " would hold " + std::to_string(keyValues) +
-                      " values (template parameters the call sets, DIV16, the key); at most 16");
+                      " values (template parameters the call sets, DIV16, the key, the "
+                      "device); at most " + std::to_string(kMaxSpecKeyValues));
   return ok_;
 }
 

@@ -134,6 +134,13 @@ bool Lowerer::lowerKernel(const FunctionDecl *fd) {
                                     "' is used by the generated code (layouts); rename it");
       k_.templateParams.push_back(tp);
     }
+    // The launcher's key: every template argument, num_warps, num_stages and DIV16.
+    if (k_.templateParams.size() + 3 > kMaxSpecKeyValues)
+      error(fd->getLocation(), "kernel '" + k_.name + "' has " +
+                                   std::to_string(k_.templateParams.size()) +
+                                   " template parameters; at most " +
+                                   std::to_string(kMaxSpecKeyValues - 3) +
+                                   " fit a specialization key: pass some as kernel arguments");
   }
   for (const ParmVarDecl *p : fd->parameters()) {
     if (!checkVarDecl(p, VarRole::KernelParam))

@@ -275,6 +275,10 @@ struct Layout {
   int dim = 0;                // Slice: the dimension of the parent that is reduced / expanded
 };
 
+/// The most values a launcher's specialization key holds (tilec::SpecKey::kMax): the
+/// template arguments, num_warps, num_stages and DIV16.
+constexpr size_t kMaxSpecKeyValues = 64;
+
 struct TemplateParam {
   enum class Kind { Int, Bool, Type } kind;
   std::string name;

@@ -529,8 +529,13 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
   }
 
   // The widest run a thread should hold: what the widest access of the layout can use, in
-  // this specialization (alignment included).
-  std::vector<bool> seen(k.layouts.size(), false);
+  // this specialization (alignment included), but no longer than the narrowest write along the
+  // runs can store at once. A load wider than 16 bytes a thread splits into interleaved pieces
+  // whose second half the L1 cache serves; a store has no such cache, and its pieces write
+  // every 32-byte sector in halves (an fp8 tile loaded 16 a thread and stored as bfloat16 ran at
+  // 0.68x Triton, whose stores are capped the same way). Every access is at most as wide as
+  // the widest, so the bound is the narrowest write itself.
+  std::vector<bool> seen(k.layouts.size(), false), written(k.layouts.size(), false);
   walk(k, [&](const Op &op) {
     // An atomic that goes one element at a time asks for no run: its lanes are the closer
     // together the shorter the runs.
@@ -539,10 +544,18 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
     Value *ptrs = op.operands[0];
     if (ptrs->type.isScalar() || k.layouts[size_t(ptrs->layout)].kind != Layout::Kind::Blocked)
       return;
-    Layout &l = k.layouts[size_t(ptrs->layout)];
+    const size_t li = size_t(ptrs->layout);
+    Layout &l = k.layouts[li];
     SymExpr want = alignedRun(ptrs);
-    l.maxVec = seen[size_t(ptrs->layout)] ? symMax(l.maxVec, want) : want;
-    seen[size_t(ptrs->layout)] = true;
+    // A write that goes an element at a time anyway (down a column of a row-major buffer)
+    // bounds nothing.
+    if (op.kind != OpKind::Load && !ptrs->info.contiguity.isConst(1)) {
+      l.maxVec = written[li] ? symMin(l.maxVec, want) : want;
+      written[li] = seen[li] = true;
+    } else if (!written[li]) {
+      l.maxVec = seen[li] ? symMax(l.maxVec, want) : want;
+      seen[li] = true;
+    }
   });
 
   // Access widths, in elements.

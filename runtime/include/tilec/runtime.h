@@ -40,8 +40,9 @@ struct Source {
 
 /// The identity of one specialization of one kernel template: the user's template
 /// arguments (types encoded by type_id), num_warps, num_stages and the DIV16 fact mask.
+/// The translator refuses kernels whose keys would hold more than kMax values.
 struct SpecKey {
-  static constexpr int kMax = 16;
+  static constexpr int kMax = 64;
   int64_t v[kMax] = {};
   int n = 0;
   /// Any integer: template values, type ids, and the 64-bit DIV16 mask (kept bit for bit).
