@@ -39,6 +39,7 @@
 #include "transforms/TransposeTiles.h"
 #include "transforms/UnitStrideAccesses.h"
 #include "transforms/UnitStrideDotLoops.h"
+#include "transforms/UnswitchConstexprIfs.h"
 #include "transforms/WarpSpecialize.h"
 #include "transforms/ZeroAccumulators.h"
 
@@ -110,6 +111,10 @@ const std::vector<PassInfo> &passTable() {
        "`acc += tl::dot(a, b)` becomes `acc = tl::dot(a, b, acc)`: one accumulator, added to by "
        "the tensor cores (transforms/FoldDotAdds.cpp)",
        infallible<runFoldDotAdds>},
+      {"unswitch-constexpr-ifs",
+       "a tl::dot loop with an if constexpr holding loads gets a copy per branch, the branch's "
+       "ops at the copy's top level (transforms/UnswitchConstexprIfs.cpp)",
+       infallible<runUnswitchConstexprIfs>},
       {"same-type-casts",
        "a loop whose tl::dot reads loads cast to another type parameter gets a copy for the "
        "specializations where the types are one, without the casts (transforms/SameTypeCasts.cpp)",
