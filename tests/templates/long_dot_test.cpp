@@ -13,6 +13,9 @@
 
 namespace {
 
+using tilec::test::body_of;
+using tilec::test::count;
+
 const char *kSource = R"(
 #include <tilec/device.cuh>
 
@@ -50,22 +53,6 @@ extern "C" __global__ void __launch_bounds__(128) short_k(const tl::bfloat16 *q,
   q_dot_k<128>(q, k, out);
 }
 )";
-
-/// The PTX between `.entry <name>` and the next `.entry` (or the end).
-std::string body_of(const std::string &ptx, const std::string &name) {
-  const size_t at = ptx.find(".entry " + name);
-  if (at == std::string::npos)
-    return "";
-  const size_t end = ptx.find(".entry ", at + 1);
-  return ptx.substr(at, end == std::string::npos ? std::string::npos : end - at);
-}
-
-size_t count(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
-  return n;
-}
 
 TEST(LongDot, MmaStepsUnrolledByEight) {
   for (const char *arch : {"compute_80", "compute_90a"}) {

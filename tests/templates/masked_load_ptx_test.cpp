@@ -14,8 +14,9 @@ namespace {
 const char *kSource = R"(
 #include <tilec/device.cuh>
 
-// Four runs of four floats per thread, each under a mask uniform over the run.
-extern "C" __global__ void f32_masked(const float *x, float *y, int n) {
+// Four runs of four floats per thread, each under a mask uniform over the run, loaded with
+// cache operator C (a PTX instruction of the device library's own for .cg).
+template <tilec::Cache C> __device__ void masked_runs(const float *x, float *y, int n) {
   float v[16];
   bool mask[16];
   const float *src[16];
@@ -25,47 +26,23 @@ extern "C" __global__ void f32_masked(const float *x, float *y, int n) {
     src[i] = x + col;
   }
   for (int i = 0; i < 16; i += 4)
-    tilec::load_vec<4, true>(&v[i], src[i], &mask[i], 0.0f);
+    tilec::load_vec<4, true, tilec::Evict::normal, C>(&v[i], src[i], &mask[i], 0.0f);
   float s = 0.0f;
   for (int i = 0; i < 16; ++i)
     s += v[i];
   y[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
-// The same through the cache operator .cg (a PTX instruction of the device library's own).
+extern "C" __global__ void f32_masked(const float *x, float *y, int n) {
+  masked_runs<tilec::Cache::normal>(x, y, n);
+}
 extern "C" __global__ void f32_masked_cg(const float *x, float *y, int n) {
-  float v[16];
-  bool mask[16];
-  const float *src[16];
-  for (int i = 0; i < 16; ++i) {
-    const int col = int(blockIdx.x) * 4096 + int(threadIdx.x) * 4 + (i / 4) * 1024 + i % 4;
-    mask[i] = (col / 4) * 4 < n;
-    src[i] = x + col;
-  }
-  for (int i = 0; i < 16; i += 4)
-    tilec::load_vec<4, true, tilec::Evict::normal, tilec::Cache::cg>(&v[i], src[i], &mask[i], 0.0f);
-  float s = 0.0f;
-  for (int i = 0; i < 16; ++i)
-    s += v[i];
-  y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+  masked_runs<tilec::Cache::cg>(x, y, n);
 }
 )";
 
-size_t count(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
-  return n;
-}
-
-/// The PTX of `name`'s body.
-std::string body_of(const std::string &ptx, const std::string &name) {
-  const size_t start = ptx.find(".entry " + name + "(");
-  if (start == std::string::npos)
-    return "";
-  const size_t end = ptx.find(".entry ", start + 1);
-  return ptx.substr(start, end == std::string::npos ? std::string::npos : end - start);
-}
+using tilec::test::body_of;
+using tilec::test::count;
 
 void expect_vector_loads_only(const std::string &arch) {
   const std::string ptx = tilec::test::ptx_of(kSource, "masked_load.cu", arch);

@@ -52,4 +52,21 @@ inline std::string ptx_of(const char *source, const char *name, const std::strin
   return ptx;
 }
 
+/// How many times `what` occurs in `text`.
+inline size_t count(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+/// The PTX of entry `name`: from its `.entry name(` line to the end of its body.
+inline std::string body_of(const std::string &ptx, const std::string &name) {
+  const size_t start = ptx.find(".entry " + name + "(");
+  if (start == std::string::npos)
+    return "";
+  const size_t end = ptx.find("\n}", start);
+  return ptx.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 } // namespace tilec::test

@@ -11,6 +11,9 @@
 
 namespace {
 
+using tilec::test::body_of;
+using tilec::test::count;
+
 const char *kSource = R"(
 #include <tilec/device.cuh>
 
@@ -30,21 +33,6 @@ extern "C" __global__ void row_sum(const float *x, float *out) {
   out[blockIdx.x * 512 + threadIdx.x] = tilec::reduce_tile<L>(v, tilec::SumOp{}, threadIdx.x, smem);
 }
 )";
-
-size_t count(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
-  return n;
-}
-
-/// The PTX of `entry` (from its .entry line to the end of its body).
-std::string body_of(const std::string &ptx, const std::string &entry) {
-  size_t start = ptx.find(".entry " + entry + "(");
-  if (start == std::string::npos)
-    return "";
-  return ptx.substr(start, ptx.find("\n}", start) - start);
-}
 
 void expect_lean_reductions(const std::string &arch) {
   std::string ptx = tilec::test::ptx_of(kSource, "reduce.cu", arch);

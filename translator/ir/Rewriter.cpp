@@ -265,6 +265,45 @@ void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value
   }
 }
 
+Op *versionLoop(Kernel &k, Op &loop, const std::string &cond, const std::string &says,
+                unsigned line, Op *&copy) {
+  std::vector<size_t> carried; // the loop's results read after it
+  for (size_t i = 0; i < loop.results.size(); ++i)
+    if (loop.results[i]->uses > 0)
+      carried.push_back(i);
+  std::vector<Value *> inits;
+  for (size_t j : carried)
+    inits.push_back(loop.operands[3 + j]);
+  Op *branch = Builder(k, &loop).create(OpKind::If, inits, Type{}, /*hasResult=*/false);
+  branch->constexprCond = cond;
+  branch->srcText = says;
+  branch->line = line;
+  for (size_t j : carried) {
+    branch->carriedNames.push_back(loop.carriedNames[j]);
+    branch->results.push_back(k.newValue(loop.results[j]->type, loop.results[j]->name));
+  }
+  for (size_t i = 0; i < carried.size(); ++i)
+    replaceAllUses(k, loop.results[carried[i]], branch->results[i]);
+
+  auto then = std::make_unique<Region>();
+  std::map<const Value *, Value *> map;
+  cloneOps(k, {&loop}, *then, map);
+  copy = then->ops.back().get();
+  auto otherwise = std::make_unique<Region>();
+  OpPosition pos = locate(k, &loop);
+  std::unique_ptr<Op> original = std::move(pos.region->ops[pos.index]);
+  pos.region->ops.erase(pos.region->ops.begin() + long(pos.index));
+  for (size_t j : carried) {
+    then->yields.push_back(copy->results[j]);
+    otherwise->yields.push_back(original->results[j]);
+  }
+  otherwise->ops.push_back(std::move(original));
+  branch->regions.push_back(std::move(then));
+  branch->regions.push_back(std::move(otherwise));
+  recountUses(k);
+  return branch;
+}
+
 void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
               std::map<const Value *, Value *> &map) {
   auto mapped = [&](Value *v) {

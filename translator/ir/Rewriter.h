@@ -16,6 +16,7 @@
 //   dotStagesNothing   a tl::dot that stages no operand through the scratch buffer
 //   cloneRegion        copies a region's ops (nested regions too) to the end of another
 //   cloneOps           copies some ops (nested regions too) to the end of a region
+//   versionLoop        puts a loop under `if constexpr`: a copy of it, else the loop itself
 //   outermostDotLoops  the outermost for loops with a tl::dot inside
 #pragma once
 
@@ -126,6 +127,12 @@ void cloneRegion(Kernel &k, const Region &src, Region &dst, std::map<const Value
 /// yields: `map` as for cloneRegion.
 void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
               std::map<const Value *, Value *> &map);
+
+/// Replaces the for loop `loop` by `if constexpr (cond) { a copy of the loop } else { the
+/// loop }`; the If carries the loop's results that are read after it, and reads as `says` at
+/// `line` in comments. Returns the If and sets `copy` to the copy. Use counts are recounted.
+Op *versionLoop(Kernel &k, Op &loop, const std::string &cond, const std::string &says,
+                unsigned line, Op *&copy);
 
 /// The outermost for loops of `r` with a tl::dot inside. Other ops' regions are searched
 /// where `enter(op, region index)` says so (every one without it).

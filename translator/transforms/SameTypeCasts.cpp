@@ -50,52 +50,16 @@ std::vector<Op *> castsIn(Region &r) {
 
 /// Replaces `loop` by `if constexpr (cond) { a copy of it without its casts } else { it }`.
 void version(Kernel &k, Op &loop, const std::string &cond) {
-  std::vector<size_t> carried; // the loop's results read after it
-  for (size_t i = 0; i < loop.results.size(); ++i)
-    if (loop.results[i]->uses > 0)
-      carried.push_back(i);
-  std::vector<Value *> inits;
-  for (size_t j : carried)
-    inits.push_back(loop.operands[3 + j]);
-  Op *branch = Builder(k, &loop).create(OpKind::If, inits, Type{}, /*hasResult=*/false);
-  branch->constexprCond = cond;
-  branch->srcText = cond + ": the casts to the tl::dot operands' type change nothing (a copy "
-                           "for these specializations)";
-  branch->line = loop.line;
-  for (size_t j : carried) {
-    branch->carriedNames.push_back(loop.carriedNames[j]);
-    branch->results.push_back(k.newValue(loop.results[j]->type, loop.results[j]->name));
-  }
-  for (size_t i = 0; i < carried.size(); ++i)
-    replaceAllUses(k, loop.results[carried[i]], branch->results[i]);
-
-  // Then: a copy of the loop whose casts read as their operands.
-  auto then = std::make_unique<Region>();
-  std::map<const Value *, Value *> map;
-  cloneOps(k, {&loop}, *then, map);
-  Op *copy = then->ops.back().get();
-  for (size_t j : carried) {
-    then->yields.push_back(copy->results[j]);
-    copy->results[j]->uses++;
-  }
-  branch->regions.push_back(std::move(then));
-  recountUses(k);
+  Op *copy = nullptr;
+  versionLoop(k, loop, cond,
+              cond + ": the casts to the tl::dot operands' type change nothing (a copy for "
+                     "these specializations)",
+              loop.line, copy);
+  // The copy's casts read as their operands.
   for (Op *cast : castsIn(*copy->regions[0])) {
     replaceAllUses(k, cast->result, cast->operands[0]);
     eraseOp(k, cast);
   }
-
-  // Else: the loop itself.
-  auto otherwise = std::make_unique<Region>();
-  OpPosition pos = locate(k, &loop);
-  std::unique_ptr<Op> original = std::move(pos.region->ops[pos.index]);
-  pos.region->ops.erase(pos.region->ops.begin() + long(pos.index));
-  for (size_t j : carried) {
-    otherwise->yields.push_back(original->results[j]);
-    original->results[j]->uses++;
-  }
-  otherwise->ops.push_back(std::move(original));
-  branch->regions.push_back(std::move(otherwise));
 }
 
 } // namespace

@@ -2,7 +2,6 @@
 
 #include "ir/Rewriter.h"
 
-#include <map>
 #include <vector>
 
 namespace tilec {
@@ -58,49 +57,14 @@ Op *unswitch(Kernel &k, Op &loop, const Op &inner) {
   size_t index = 0;
   while (body.ops[index].get() != &inner)
     ++index;
-  std::vector<size_t> carried; // the loop's results read after it
-  for (size_t i = 0; i < loop.results.size(); ++i)
-    if (loop.results[i]->uses > 0)
-      carried.push_back(i);
-  std::vector<Value *> inits;
-  for (size_t j : carried)
-    inits.push_back(loop.operands[3 + j]);
-  Op *branch = Builder(k, &loop).create(OpKind::If, inits, Type{}, /*hasResult=*/false);
-  branch->constexprCond = inner.constexprCond;
-  branch->srcText = inner.constexprCond + ": a copy of the loop per branch of its if constexpr, "
-                                          "whose loads can then be pipelined";
-  branch->line = inner.line;
-  for (size_t j : carried) {
-    branch->carriedNames.push_back(loop.carriedNames[j]);
-    branch->results.push_back(k.newValue(loop.results[j]->type, loop.results[j]->name));
-  }
-  for (size_t i = 0; i < carried.size(); ++i)
-    replaceAllUses(k, loop.results[carried[i]], branch->results[i]);
-
-  // Then: a copy of the loop. Else: the loop itself.
-  auto then = std::make_unique<Region>();
-  std::map<const Value *, Value *> map;
-  cloneOps(k, {&loop}, *then, map);
-  Op *copy = then->ops.back().get();
-  for (size_t j : carried) {
-    then->yields.push_back(copy->results[j]);
-    copy->results[j]->uses++;
-  }
-  auto otherwise = std::make_unique<Region>();
-  OpPosition pos = locate(k, &loop);
-  std::unique_ptr<Op> original = std::move(pos.region->ops[pos.index]);
-  pos.region->ops.erase(pos.region->ops.begin() + long(pos.index));
-  for (size_t j : carried) {
-    otherwise->yields.push_back(original->results[j]);
-    original->results[j]->uses++;
-  }
-  Op *kept = original.get();
-  otherwise->ops.push_back(std::move(original));
-  branch->regions.push_back(std::move(then));
-  branch->regions.push_back(std::move(otherwise));
-
+  Op *copy = nullptr;
+  Op *branch = versionLoop(k, loop, inner.constexprCond,
+                           inner.constexprCond + ": a copy of the loop per branch of its if "
+                                                 "constexpr, whose loads can then be pipelined",
+                           inner.line, copy);
+  // Then: the copy with the then-branch. Else: the loop itself with the else-branch.
   inlineBranch(k, *copy->regions[0], index, 0);
-  inlineBranch(k, *kept->regions[0], index, 1);
+  inlineBranch(k, body, index, 1);
   recountUses(k);
   return branch;
 }
