@@ -36,3 +36,38 @@ TILEC_KERNEL void two_products(const tl::half *a, const tl::half *b, const tl::h
 // CU:         tilec::copy_tile_async<{{.*}}>(y_next_{{[0-9]+}}, {{.*}});
 // CU-NOT:   y2
 // CU:       tilec::store_vec
+
+// Three such branches in one loop: two are unswitched (four copies of the loop), the third
+// stays a branch in each copy, so that the copies stay few whatever the kernel holds.
+template <int BM, int BN, int BK, bool B1, bool B2, bool B3>
+TILEC_KERNEL void three_flags(const tl::half *a, const tl::half *b, float *c, int K) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    auto x = tl::load(a + tl::expand_dims<1>(rm) * K + tl::expand_dims<0>(k0 + rk));
+    auto y = tl::load(b + tl::expand_dims<1>(k0 + rk) * BN + tl::expand_dims<0>(rn));
+    acc = tl::dot(x, y, acc);
+    if constexpr (B1) {
+      auto y1 = tl::load(b + BK * BN + tl::expand_dims<1>(k0 + rk) * BN + tl::expand_dims<0>(rn));
+      acc = tl::dot(x, y1, acc);
+    }
+    if constexpr (B2) {
+      auto y2 = tl::load(b + 2 * BK * BN + tl::expand_dims<1>(k0 + rk) * BN + tl::expand_dims<0>(rn));
+      acc = tl::dot(x, y2, acc);
+    }
+    if constexpr (B3) {
+      auto y3 = tl::load(b + 3 * BK * BN + tl::expand_dims<1>(k0 + rk) * BN + tl::expand_dims<0>(rn));
+      acc = tl::dot(x, y3, acc);
+    }
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+
+// CU-LABEL: three_flags(
+// CU:       // unswitch_constexpr_ifs.cpp:{{[0-9]+}}: B1: a copy of the loop per branch
+// CU:       if constexpr (B1) {
+// CU-COUNT-2: : B2: a copy of the loop per branch
+// CU-NOT:   B3: a copy of the loop per branch
+// CU:       if constexpr (B3) {
