@@ -37,6 +37,33 @@ TILEC_KERNEL void two_products(const tl::half *a, const tl::half *b, const tl::h
 // CU-NOT:   y2
 // CU:       tilec::store_vec
 
+// A condition on a constexpr local the loop declares is not unswitched: above the loop the
+// local is not declared (NVRTC: identifier "HAS" is undefined, which --check catches).
+template <int BM, int BN, int BK, int EXTRA>
+TILEC_KERNEL void local_flag(const tl::half *a, const tl::half *b, float *c, int K) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    constexpr bool HAS = EXTRA > 0;
+    auto x = tl::load(a + tl::expand_dims<1>(rm) * K + tl::expand_dims<0>(k0 + rk));
+    auto y = tl::load(b + tl::expand_dims<1>(k0 + rk) * BN + tl::expand_dims<0>(rn));
+    acc = tl::dot(x, y, acc);
+    if constexpr (HAS) {
+      auto y2 = tl::load(b + BK * BN + tl::expand_dims<1>(k0 + rk) * BN + tl::expand_dims<0>(rn));
+      acc = tl::dot(x, y2, acc);
+    }
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+
+// CU-LABEL: local_flag(
+// CU-NOT:   a copy of the loop per branch
+// CU:       if constexpr (HAS) {
+// CU-NOT:   a copy of the loop per branch
+// CU-LABEL: three_flags(
+
 // Three such branches in one loop: two are unswitched (four copies of the loop), the third
 // stays a branch in each copy, so that the copies stay few whatever the kernel holds.
 template <int BM, int BN, int BK, bool B1, bool B2, bool B3>
@@ -65,7 +92,6 @@ TILEC_KERNEL void three_flags(const tl::half *a, const tl::half *b, float *c, in
   tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
 }
 
-// CU-LABEL: three_flags(
 // CU:       // unswitch_constexpr_ifs.cpp:{{[0-9]+}}: B1: a copy of the loop per branch
 // CU:       if constexpr (B1) {
 // CU-COUNT-2: : B2: a copy of the loop per branch
