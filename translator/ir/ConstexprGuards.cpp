@@ -40,6 +40,24 @@ bool complementary(const std::string &a, const std::string &b) {
 
 } // namespace
 
+bool conditionNamesValueOf(const Region &r, const std::string &cond) {
+  bool found = false;
+  auto check = [&](const Value *v) {
+    found = found || (v && !v->name.empty() && containsWord(cond, v->name));
+  };
+  for (const Value *a : r.args)
+    check(a);
+  walkRegion(r, [&](const Op &op) {
+    check(op.result);
+    for (const Value *v : op.results)
+      check(v);
+    for (auto &sub : op.regions)
+      for (const Value *a : sub->args)
+        check(a);
+  });
+  return found;
+}
+
 void walkGuarded(const Kernel &k, const std::function<void(const Op &, const Guard &)> &fn) {
   walkRegionGuarded(k, k.body, {}, fn);
 }
@@ -48,11 +66,13 @@ void GuardSet::add(const Guard &g) {
   guards_.push_back(g);
   for (bool changed = true; changed;) {
     changed = false;
-    // A guard that extends another is implied by it.
+    // A guard with every condition of another (and more) holds only where that one does.
     for (size_t i = 0; i < guards_.size() && !changed; ++i)
       for (size_t j = 0; j < guards_.size() && !changed; ++j)
         if (i != j && guards_[i].size() <= guards_[j].size() &&
-            std::equal(guards_[i].begin(), guards_[i].end(), guards_[j].begin())) {
+            std::all_of(guards_[i].begin(), guards_[i].end(), [&](const std::string &c) {
+              return std::find(guards_[j].begin(), guards_[j].end(), c) != guards_[j].end();
+            })) {
           guards_.erase(guards_.begin() + long(j));
           changed = true;
         }

@@ -23,8 +23,12 @@ using Guard = std::vector<std::string>;
 /// else region takes the negation).
 void walkGuarded(const Kernel &k, const std::function<void(const Op &, const Guard &)> &fn);
 
+/// Whether the C++ condition `cond` names a value defined in `r` (a constexpr local the user
+/// declared there): outside `r`, before those definitions, it is not declared.
+bool conditionNamesValueOf(const Region &r, const std::string &cond);
+
 /// Where something occurs: under any of several guards, simplified (`P && (c)` with
-/// `P && !(c)` is P; a guard implied by a shorter one goes).
+/// `P && !(c)` is P; a guard with every condition of another goes).
 class GuardSet {
 public:
   void add(const Guard &g);

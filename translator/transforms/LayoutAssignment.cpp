@@ -3,6 +3,7 @@
 #include "ir/ConstexprGuards.h"
 #include "ir/Rewriter.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -59,6 +60,54 @@ bool isVectorAtomic(const Op &op) {
     return false;
   const ElemType &t = op.operands[0]->type.elem;
   return t.isFloat() && (t.bits() == 32 || t.bits() == 16);
+}
+
+/// The accesses through one layout's tiles, for the runs its threads hold.
+struct AccessRuns {
+  bool seen = false;
+  SymExpr widest = 1; // over the loads
+  // The writes by run, in program order, each with where it is kept.
+  std::vector<std::pair<SymExpr, GuardSet>> writes;
+
+  void write(const SymExpr &run, const Guard &guard) {
+    for (auto &[r, where] : writes)
+      if (r.sameAs(run)) {
+        where.add(guard);
+        return;
+      }
+    writes.emplace_back(run, GuardSet());
+    writes.back().second.add(guard);
+  }
+};
+
+/// The widest run the layout's threads should hold: the narrowest write, else the widest load.
+/// A write under the user's `if constexpr` bounds only where its guard holds. `none` when
+/// nothing accesses the layout.
+SymExpr boundedRuns(const AccessRuns &r, const SymExpr &none) {
+  std::vector<SymExpr> always;
+  std::vector<std::pair<std::string, SymExpr>> guarded;
+  for (auto &[run, where] : r.writes)
+    if (where.always())
+      always.push_back(run);
+    else
+      guarded.emplace_back(where.condition(), run);
+  if (!r.seen && always.empty()) {
+    if (guarded.empty())
+      return none;
+    for (auto &[cond, run] : guarded) // nothing else: they bound every specialization
+      always.push_back(run);
+    guarded.clear();
+  }
+  // One guarded write and loads only: its run where kept, the loads' elsewhere.
+  if (always.empty() && guarded.size() == 1)
+    return symSelect(guarded[0].first, guarded[0].second, r.widest);
+  SymExpr bound = always.empty() ? r.widest : always[0];
+  for (size_t i = 1; i < always.size(); ++i)
+    bound = symMin(bound, always[i]);
+  const SymExpr anyRun = SymExpr::expr("tilec::kAnyRun", true);
+  for (auto &[cond, run] : guarded)
+    bound = symMin(bound, symSelect(cond, run, anyRun));
+  return bound;
 }
 
 /// The Blocked3D layout that layout `i` is (a slice of), or -1.
@@ -535,8 +584,11 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
   // every 32-byte sector in halves (an fp8 tile loaded 16 a thread and stored as bfloat16 ran at
   // 0.68x Triton, whose stores are capped the same way). Every access is at most as wide as
   // the widest, so the bound is the narrowest write itself.
-  std::vector<bool> seen(k.layouts.size(), false), written(k.layouts.size(), false);
-  walk(k, [&](const Op &op) {
+  // A write under the user's `if constexpr` bounds only the specializations that keep it (Liger's
+  // TVD stores a loss per element in one reduction mode and one per row in the others: its
+  // unaligned row base held every mode's bfloat16 loads to an element a thread, 0.70x Triton).
+  std::vector<AccessRuns> runs(k.layouts.size());
+  walkGuarded(k, [&](const Op &op, const Guard &guard) {
     // An atomic that goes one element at a time asks for no run: its lanes are the closer
     // together the shorter the runs.
     if (op.kind != OpKind::Load && op.kind != OpKind::Store && !isVectorAtomic(op))
@@ -544,19 +596,23 @@ std::string runLayoutAssignment(Kernel &k, const Target & /*target*/, const Op *
     Value *ptrs = op.operands[0];
     if (ptrs->type.isScalar() || k.layouts[size_t(ptrs->layout)].kind != Layout::Kind::Blocked)
       return;
-    const size_t li = size_t(ptrs->layout);
-    Layout &l = k.layouts[li];
+    AccessRuns &r = runs[size_t(ptrs->layout)];
     SymExpr want = alignedRun(ptrs);
     // A write that goes an element at a time anyway (down a column of a row-major buffer)
     // bounds nothing.
     if (op.kind != OpKind::Load && !ptrs->info.contiguity.isConst(1)) {
-      l.maxVec = written[li] ? symMin(l.maxVec, want) : want;
-      written[li] = seen[li] = true;
-    } else if (!written[li]) {
-      l.maxVec = seen[li] ? symMax(l.maxVec, want) : want;
-      seen[li] = true;
+      // A condition on a constexpr local is not declared where the layout is.
+      std::string cond;
+      for (const std::string &c : guard)
+        cond += c;
+      r.write(want, conditionNamesValueOf(k.body, cond) ? Guard() : guard);
+    } else {
+      r.widest = r.seen ? symMax(r.widest, want) : want;
+      r.seen = true;
     }
   });
+  for (size_t i = 0; i < k.layouts.size(); ++i)
+    k.layouts[i].maxVec = boundedRuns(runs[i], k.layouts[i].maxVec);
 
   // Access widths, in elements.
   walkOps(k, [&](Op &mop) {

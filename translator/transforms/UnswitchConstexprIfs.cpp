@@ -1,5 +1,6 @@
 #include "transforms/UnswitchConstexprIfs.h"
 
+#include "ir/ConstexprGuards.h"
 #include "ir/Rewriter.h"
 #include "ir/Words.h"
 
@@ -19,26 +20,6 @@ bool holds(const Region &r, OpKind kind) {
   return false;
 }
 
-/// Whether the C++ condition `cond` names a value defined in `r` (a constexpr local declared
-/// in the loop): above the loop it would not be declared.
-bool namesValueOf(const Region &r, const std::string &cond) {
-  bool found = false;
-  auto check = [&](const Value *v) {
-    found = found || (v && !v->name.empty() && containsWord(cond, v->name));
-  };
-  for (const Value *a : r.args)
-    check(a);
-  walkRegion(r, [&](const Op &op) {
-    check(op.result);
-    for (const Value *v : op.results)
-      check(v);
-    for (auto &sub : op.regions)
-      for (const Value *a : sub->args)
-        check(a);
-  });
-  return found;
-}
-
 /// The first `if constexpr` at the top level of `loop`'s body with a load at the top level of
 /// either branch, where the body or that branch has a tl::dot at its top level: the loads that
 /// inlined would be the pipeliner's to stage. Not one whose condition reads a value the loop
@@ -47,7 +28,7 @@ Op *unswitchable(Op &loop) {
   Region &body = *loop.regions[0];
   for (auto &op : body.ops) {
     if (op->kind != OpKind::If || op->constexprCond.empty() ||
-        namesValueOf(body, op->constexprCond))
+        conditionNamesValueOf(body, op->constexprCond))
       continue;
     bool loads = false, dots = holds(body, OpKind::Dot);
     for (auto &branch : op->regions) {

@@ -24,6 +24,10 @@ __host__ __device__ constexpr int vector_width(long long n) {
   return w;
 }
 
+/// A bound on a layout's runs that bounds nothing: vector_width never goes past it (the arm of
+/// a bound that holds only in some specializations).
+inline constexpr int kAnyRun = 64;
+
 /// Bytes of shared memory a kernel reserves as scratch for reductions, scans and scalar
 /// atomics (one value per warp of up to 32 warps, 16 bytes each).
 inline constexpr int kScratchBytes = 512;
