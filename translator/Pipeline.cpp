@@ -31,6 +31,7 @@
 #include "transforms/RematerializeConversions.h"
 #include "transforms/SameTypeCasts.h"
 #include "transforms/PrefetchRows.h"
+#include "transforms/SinkIntoBranches.h"
 #include "transforms/SinkWideningCasts.h"
 #include "transforms/SplitRaggedLoops.h"
 #include "transforms/TmaCopies.h"
@@ -115,6 +116,11 @@ const std::vector<PassInfo> &passTable() {
        "a tl::dot loop with an if constexpr holding loads gets a copy per branch, the branch's "
        "ops at the copy's top level (transforms/UnswitchConstexprIfs.cpp)",
        infallible<runUnswitchConstexprIfs>},
+      {"sink-into-branches",
+       "the short straight-line code after a run-time if that reads the tiles it joins is "
+       "copied into each branch, so that no tile is live across the join "
+       "(transforms/SinkIntoBranches.cpp)",
+       infallible<runSinkIntoBranches>},
       {"same-type-casts",
        "a loop whose tl::dot reads loads cast to another type parameter gets a copy for the "
        "specializations where the types are one, without the casts (transforms/SameTypeCasts.cpp)",
