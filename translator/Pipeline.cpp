@@ -15,6 +15,7 @@
 #include "ir/Parser.h"
 #include "transforms/AllocateSharedMemory.h"
 #include "transforms/FoldDotAdds.h"
+#include "transforms/CarriedPointerBases.h"
 #include "transforms/DotOperandsInRegisters.h"
 #include "transforms/FreeStages.h"
 #include "transforms/PingpongWarpgroups.h"
@@ -121,6 +122,10 @@ const std::vector<PassInfo> &passTable() {
        "copied into each branch, so that no tile is live across the join "
        "(transforms/SinkIntoBranches.cpp)",
        infallible<runSinkIntoBranches>},
+      {"carried-pointer-bases",
+       "a pointer tile a loop without tl::dot advances by a scalar is carried as its scalar "
+       "base, the tile rebuilt from base and offsets in the body (transforms/CarriedPointerBases.cpp)",
+       infallible<runCarriedPointerBases>},
       {"same-type-casts",
        "a loop whose tl::dot reads loads cast to another type parameter gets a copy for the "
        "specializations where the types are one, without the casts (transforms/SameTypeCasts.cpp)",

@@ -16,6 +16,7 @@
 #include "autotune_internal.h"
 #include "driver_api.h"
 #include "name_expression.h"
+#include "occupancy_step.h"
 #include "profile_internal.h"
 #include "spec_compiler.h"
 #include "stats.h"
@@ -167,6 +168,59 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
   return specs.back().get();
 }
 
+/// The occupancy step (occupancy_step.h): when `spec`'s registers alone hold back its blocks
+/// per SM and a build that leaves room for one more block spills nothing, that build
+/// replaces it. Anything that fails keeps the build it has.
+static void take_occupancy_step(const detail::CompileJob &job, const std::string &lowered_name,
+                                Spec &spec, const detail::DeviceContext &where) {
+  const detail::Driver &d = detail::driver();
+  if (!detail::occupancy_steps_enabled() || !d.api.occupancy_blocks_per_sm)
+    return;
+  int registers = 0, local = 1, threads = 0, blocks = 0;
+  detail::SmLimits sm;
+  int sm_threads = 0;
+  if (d.api.func_get_attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, spec.fn) != CUDA_SUCCESS ||
+      d.api.func_get_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, spec.fn) != CUDA_SUCCESS ||
+      d.api.func_get_attribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, spec.fn) !=
+          CUDA_SUCCESS ||
+      d.api.occupancy_blocks_per_sm(&blocks, spec.fn, threads, 0) != CUDA_SUCCESS ||
+      d.api.device_get_attribute(&sm.registers, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+                                 where.device) != CUDA_SUCCESS ||
+      d.api.device_get_attribute(&sm_threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                                 where.device) != CUDA_SUCCESS ||
+      d.api.device_get_attribute(&sm.blocks, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+                                 where.device) != CUDA_SUCCESS)
+    return;
+  sm.warps = sm_threads / 32;
+  const detail::OccupancyStep step = detail::next_occupancy_step(registers, threads, blocks, sm);
+  if (local > 0 || !step.blocks) // a kernel that spills already is not squeezed further
+    return;
+  detail::CompileJob again = job;
+  again.extra_flags.push_back("-DTILEC_MIN_BLOCKS=" + std::to_string(step.blocks));
+  detail::CompiledKernel c;
+  try {
+    c = detail::compile_cached(again, cache_dir());
+  } catch (const Error &) {
+    return;
+  }
+  CUmodule module = nullptr;
+  CUfunction fn = nullptr;
+  if (d.api.module_load_data(&module, c.cubin.data()) != CUDA_SUCCESS)
+    return;
+  int spilled = 1, stepped = 0;
+  if (d.api.module_get_function(&fn, module, lowered_name.c_str()) == CUDA_SUCCESS &&
+      d.api.func_get_attribute(&spilled, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) == CUDA_SUCCESS &&
+      d.api.occupancy_blocks_per_sm(&stepped, fn, threads, 0) == CUDA_SUCCESS && spilled == 0 &&
+      stepped >= step.blocks) {
+    d.api.module_unload(spec.module);
+    spec.module = module;
+    spec.fn = fn;
+    detail::bump(detail::counters().occupancy_steps);
+    return;
+  }
+  d.api.module_unload(module);
+}
+
 std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
                                          const detail::DeviceContext &where,
                                          const std::vector<std::string> &flags) const {
@@ -199,6 +253,7 @@ std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
       d.api.module_unload(spec->module);
       detail::check(r, "finding " + expr + " (" + c.lowered_name + ") in its cubin");
     }
+    take_occupancy_step(job, c.lowered_name, *spec, where);
   }
   return spec;
 }

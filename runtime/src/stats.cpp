@@ -25,6 +25,7 @@ RuntimeStats runtime_stats() {
   s.persistent_launches = c.persistent_launches.load(std::memory_order_relaxed);
   s.tma_maps_encoded = c.tma_maps_encoded.load(std::memory_order_relaxed);
   s.tma_map_reuses = c.tma_map_reuses.load(std::memory_order_relaxed);
+  s.occupancy_steps = c.occupancy_steps.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -17,6 +17,7 @@ struct Counters {
   std::atomic<uint64_t> persistent_launches{0};
   std::atomic<uint64_t> tma_maps_encoded{0};
   std::atomic<uint64_t> tma_map_reuses{0};
+  std::atomic<uint64_t> occupancy_steps{0};
 };
 
 /// Relaxed increments only: the counters order nothing.

@@ -13,6 +13,14 @@
 // (<tilec/device/...>): NVRTC matches in-memory headers by exact include name.
 #pragma once
 
+// Blocks per SM whose registers a kernel must leave room for, __launch_bounds__'s second
+// argument in the generated kernels: 1 (the compiler's own choice) unless the runtime
+// compiles a kernel again with -DTILEC_MIN_BLOCKS=N to reach the next occupancy step
+// (runtime/src/occupancy_step.h).
+#ifndef TILEC_MIN_BLOCKS
+#define TILEC_MIN_BLOCKS 1
+#endif
+
 #include <tilec/device/common/atomic_runs.cuh>
 #include <tilec/device/common/atomics.cuh>
 #include <tilec/device/common/broadcast.cuh>

@@ -208,6 +208,8 @@ struct RuntimeStats {
   uint64_t persistent_launches = 0;    ///< launches that started fewer blocks than programs
   uint64_t tma_maps_encoded = 0;       ///< tensor maps the driver encoded
   uint64_t tma_map_reuses = 0;         ///< tensor maps copied from the ones a thread encoded last
+  uint64_t occupancy_steps = 0;        ///< specializations compiled again for one more block
+                                       ///< per SM, and kept (TILEC_OCCUPANCY_STEP)
 };
 RuntimeStats runtime_stats();
 

@@ -1,0 +1,46 @@
+#include "occupancy_step.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace tilec::detail {
+
+namespace {
+
+constexpr int kRegisterUnit = 256; // registers a warp is given at a time
+constexpr int kMaxCutPercent = 15; // the most registers a step may take away
+
+int warpsOf(int threads) { return (threads + 31) / 32; }
+
+} // namespace
+
+int blocks_by_registers(int registers, int threads, const SmLimits &sm) {
+  const int perWarp = (registers * 32 + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit;
+  return perWarp > 0 ? sm.registers / (perWarp * warpsOf(threads)) : sm.blocks;
+}
+
+OccupancyStep next_occupancy_step(int registers, int threads, int blocks_now,
+                                  const SmLimits &sm) {
+  const int warps = warpsOf(threads);
+  if (registers <= 0 || warps <= 0 || blocks_now <= 0 ||
+      blocks_now < blocks_by_registers(registers, threads, sm))
+    return {}; // shared memory, warps or blocks limit it first
+  const int blocks = blocks_now + 1;
+  if (blocks * warps > sm.warps || blocks > sm.blocks)
+    return {};
+  // The most registers a thread may have with `blocks` blocks, in whole units per warp.
+  const int cap = std::min(255, sm.registers / (blocks * warps) / kRegisterUnit * kRegisterUnit / 32);
+  if (cap >= registers || cap * 100 < registers * (100 - kMaxCutPercent))
+    return {};
+  return {blocks, cap};
+}
+
+bool occupancy_steps_enabled() {
+  static const bool enabled = [] {
+    const char *v = std::getenv("TILEC_OCCUPANCY_STEP");
+    return !(v && std::string(v) == "0");
+  }();
+  return enabled;
+}
+
+} // namespace tilec::detail

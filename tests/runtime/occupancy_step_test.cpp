@@ -1,0 +1,45 @@
+// The occupancy step's arithmetic (runtime/src/occupancy_step.h): which kernels the runtime
+// compiles again for one more block per SM, and with how many registers a thread.
+#include "occupancy_step.h"
+
+#include <gtest/gtest.h>
+
+namespace tilec::detail {
+namespace {
+
+TEST(OccupancyStep, BlocksByRegistersCountsWholeUnitsPerWarp) {
+  EXPECT_EQ(blocks_by_registers(128, 128), 4);
+  EXPECT_EQ(blocks_by_registers(142, 128), 3); // 144 a thread: 4608 a warp
+  EXPECT_EQ(blocks_by_registers(64, 256), 4);
+  EXPECT_EQ(blocks_by_registers(255, 128), 2);
+}
+
+TEST(OccupancyStep, AFewRegistersOverAStepGetTheNextBlock) {
+  // FLA's recurrent backward: 142 registers, 128 threads, 3 blocks -> 4 blocks at 128.
+  OccupancyStep s = next_occupancy_step(142, 128, 3);
+  EXPECT_EQ(s.blocks, 4);
+  EXPECT_EQ(s.max_registers, 128);
+  s = next_occupancy_step(72, 256, 3); // 256 threads: 4 blocks need 64
+  EXPECT_EQ(s.blocks, 4);
+  EXPECT_EQ(s.max_registers, 64);
+}
+
+TEST(OccupancyStep, NoStepWhenItWouldCutMuchOrNothingIsGained) {
+  EXPECT_EQ(next_occupancy_step(168, 128, 3).blocks, 0); // 3 blocks already; 4 need 128: 24% fewer
+  EXPECT_EQ(next_occupancy_step(200, 128, 2).blocks, 0); // 3 blocks need 168: 16% fewer
+  EXPECT_EQ(next_occupancy_step(128, 128, 4).blocks, 0);  // 5 blocks need 96: 25% fewer
+  EXPECT_EQ(next_occupancy_step(40, 128, 12).blocks, 0);  // 13 blocks need 32: 20% fewer
+}
+
+TEST(OccupancyStep, NoStepWhenSomethingElseLimits) {
+  // Registers would allow 3 blocks, but only 2 fit (shared memory): fewer registers gain nothing.
+  EXPECT_EQ(next_occupancy_step(142, 128, 2).blocks, 0);
+  // A block of 1024 threads: two would be the SM's 64 warps, so no third.
+  EXPECT_EQ(next_occupancy_step(36, 1024, 2).blocks, 0);
+  // A GPU with 48 warps an SM (sm_86): 12 warps of 128 threads is its limit.
+  SmLimits ampere{65536, 48, 16};
+  EXPECT_EQ(next_occupancy_step(40, 128, 12, ampere).blocks, 0);
+}
+
+} // namespace
+} // namespace tilec::detail
