@@ -881,6 +881,9 @@ int main() {
         ++failed;
       }
     }
+    // Specializations the runtime compiled again for one more block per SM (and kept).
+    std::fprintf(stderr, "bench_ports: occupancy steps taken: %llu\n",
+                 static_cast<unsigned long long>(tilec::runtime_stats().occupancy_steps));
     if (failed)
       throw std::runtime_error(std::to_string(failed) + " kernel(s) failed");
   });
