@@ -13,12 +13,14 @@
 // (<tilec/device/...>): NVRTC matches in-memory headers by exact include name.
 #pragma once
 
-// Blocks per SM whose registers a kernel must leave room for, __launch_bounds__'s second
-// argument in the generated kernels: 1 (the compiler's own choice) unless the runtime
-// compiles a kernel again with -DTILEC_MIN_BLOCKS=N to reach the next occupancy step
-// (runtime/src/occupancy_step.h).
-#ifndef TILEC_MIN_BLOCKS
-#define TILEC_MIN_BLOCKS 1
+// The generated kernels' __launch_bounds__: their block size, and with -DTILEC_MIN_BLOCKS=N
+// (the runtime compiles a kernel again so to reach the next occupancy step:
+// runtime/src/occupancy_step.h) room in the registers for N blocks per SM. Without it the
+// compiler chooses (a second argument of 1 is not the same to ptxas: it spills differently).
+#ifdef TILEC_MIN_BLOCKS
+#define TILEC_LAUNCH_BOUNDS(threads) __launch_bounds__(threads, TILEC_MIN_BLOCKS)
+#else
+#define TILEC_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)
 #endif
 
 #include <tilec/device/common/atomic_runs.cuh>

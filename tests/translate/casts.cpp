@@ -34,7 +34,7 @@ TILEC_KERNEL void fixed_size(const int* x, float* y) {
 // CU:       = tilec::cast<tl::half>(v[i]);
 // CU:       = tilec::cast<double>(offs[i]);
 // CU-LABEL: template <int NUM_WARPS, int NUM_STAGES, unsigned long long DIV16>
-// CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE, TILEC_MIN_BLOCKS)
+// CU-NEXT:  __global__ void TILEC_LAUNCH_BOUNDS(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT:  fixed_size(const int* x, float* y) {
 // CU:       using L0 = tilec::Blocked1D<128, THREADS, L0_RUN>;
 // CU:       = tilec::cast<float>(

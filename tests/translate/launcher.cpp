@@ -21,7 +21,7 @@ TILEC_KERNEL void fill(int* out) { tl::store(out + tl::arange<0, 64>(), 7); }
 // H-NEXT:   #include <tilec/runtime.h>
 // H:        namespace tilec_generated::launcher {
 // H-NEXT:   inline constexpr tilec::Source source = {"launcher.cu", R"tilec_cuda(// launcher.cu: CUDA for the kernels of launcher.cpp
-// H:        __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE, TILEC_MIN_BLOCKS)
+// H:        __global__ void TILEC_LAUNCH_BOUNDS(NUM_WARPS * tilec::WARP_SIZE)
 // H-NEXT:   add_kernel(const float* x, const float* y, float* out, int n) {
 // H:        )tilec_cuda"};
 // H-NEXT:   } // namespace tilec_generated::launcher

@@ -56,7 +56,7 @@ template <int A, int B, int C> TILEC_KERNEL void running_sums(const float *x, fl
 
 // IR:      kernel @running_sums<int A, int B, int C>
 // IR:      scan "cumsum" %{{[0-9]+}}:v [1] [1] : tile<float, A, B, C> #0
-// CU:      __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE, TILEC_MIN_BLOCKS)
+// CU:      __global__ void TILEC_LAUNCH_BOUNDS(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT: running_sums(
 // CU:      tilec::scan_axis_smem_bytes<L0, float>()
 // CU:      tilec::scan_axis_smem<L0, 1, THREADS, float, decltype(tilec::SumOp{}), true>(t{{[0-9]+}}, tilec::SumOp{}, tid, smem);

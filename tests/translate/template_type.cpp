@@ -21,7 +21,7 @@ TILEC_KERNEL void add_kernel_t(const T* x, const T* y, T* out, int n) {
 // IR-NEXT:  = cast %{{[0-9]+}} : tile<T, BLOCK>
 
 // CU:       template <class T, int BLOCK, int NUM_WARPS, int NUM_STAGES, unsigned long long DIV16>
-// CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE, TILEC_MIN_BLOCKS)
+// CU-NEXT:  __global__ void TILEC_LAUNCH_BOUNDS(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT:  add_kernel_t(const T* x, const T* y, T* out, int n) {
 // The widest access (16 bytes) depends on sizeof(T), resolved per specialization.
 // CU:         using L0 = tilec::Blocked1D<BLOCK, THREADS, L0_RUN>;

@@ -28,7 +28,7 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 
 // One __global__ template: the compile-time parameters, then the launch options.
 // CU:       template <int BLOCK, int NUM_WARPS, int NUM_STAGES, unsigned long long DIV16>
-// CU-NEXT:  __global__ void __launch_bounds__(NUM_WARPS * tilec::WARP_SIZE, TILEC_MIN_BLOCKS)
+// CU-NEXT:  __global__ void TILEC_LAUNCH_BOUNDS(NUM_WARPS * tilec::WARP_SIZE)
 // CU-NEXT:  add_kernel(const float* x, const float* y, float* out, int n) {
 // CU-NEXT:    constexpr int THREADS = NUM_WARPS * tilec::WARP_SIZE;
 // Facts: bit i of DIV16 for argument i.

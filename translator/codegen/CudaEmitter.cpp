@@ -368,8 +368,8 @@ std::string KernelEmitter::run() {
      << (usedSpecFacts(k_).empty() ? "" : ";\n// its bits past the arguments' are the facts below")
      << ".\n";
   if (!hasProducerWarpgroup(k_))
-    os << "// TILEC_MIN_BLOCKS (1 unless the runtime compiles again for the next occupancy step)\n"
-          "// is how many blocks per SM the registers must leave room for.\n";
+    os << "// TILEC_LAUNCH_BOUNDS is __launch_bounds__, with room for more blocks per SM where the\n"
+          "// runtime compiles again for the next occupancy step (-DTILEC_MIN_BLOCKS).\n";
   os << "template <";
   for (auto &tp : k_.templateParams)
     os << tp.cppType << " " << tp.name << ", ";
@@ -385,8 +385,7 @@ std::string KernelEmitter::run() {
        << warpSize << "))\n"
        << k_.name << "(";
   else
-    os << "__global__ void __launch_bounds__(NUM_WARPS * " << warpSize << ", TILEC_MIN_BLOCKS)\n"
-       << k_.name << "(";
+    os << "__global__ void TILEC_LAUNCH_BOUNDS(NUM_WARPS * " << warpSize << ")\n" << k_.name << "(";
   for (size_t i = 0; i < k_.params.size(); ++i)
     os << (i ? ", " : "") << k_.params[i].type.cudaElem() << " " << paramNames[i];
   os << tmaParams() << ") {\n";
