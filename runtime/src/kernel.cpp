@@ -169,8 +169,8 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
 }
 
 /// The occupancy step (occupancy_step.h): when `spec`'s registers alone hold back its blocks
-/// per SM and a build that leaves room for one more block spills nothing, that build
-/// replaces it. Anything that fails keeps the build it has.
+/// per SM and a build that leaves room for one more block reaches it spilling at most a few
+/// registers, that build replaces it. Anything that fails keeps the build it has.
 static void take_occupancy_step(const detail::CompileJob &job, const std::string &lowered_name,
                                 Spec &spec, const detail::DeviceContext &where) {
   const detail::Driver &d = detail::driver();
@@ -207,11 +207,11 @@ static void take_occupancy_step(const detail::CompileJob &job, const std::string
   CUfunction fn = nullptr;
   if (d.api.module_load_data(&module, c.cubin.data()) != CUDA_SUCCESS)
     return;
-  int spilled = 1, stepped = 0;
+  int spilled = -1, stepped = 0;
   if (d.api.module_get_function(&fn, module, lowered_name.c_str()) == CUDA_SUCCESS &&
       d.api.func_get_attribute(&spilled, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) == CUDA_SUCCESS &&
-      d.api.occupancy_blocks_per_sm(&stepped, fn, threads, 0) == CUDA_SUCCESS && spilled == 0 &&
-      stepped >= step.blocks) {
+      d.api.occupancy_blocks_per_sm(&stepped, fn, threads, 0) == CUDA_SUCCESS &&
+      detail::keeps_stepped_build(step, stepped, spilled)) {
     d.api.module_unload(spec.module);
     spec.module = module;
     spec.fn = fn;

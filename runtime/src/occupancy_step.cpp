@@ -9,6 +9,7 @@ namespace {
 
 constexpr int kRegisterUnit = 256; // registers a warp is given at a time
 constexpr int kMaxCutPercent = 15; // the most registers a step may take away
+constexpr int kMaxStepSpillBytes = 32; // local memory a thread a kept step may use
 
 int warpsOf(int threads) { return (threads + 31) / 32; }
 
@@ -33,6 +34,11 @@ OccupancyStep next_occupancy_step(int registers, int threads, int blocks_now,
   if (cap >= registers || cap * 100 < registers * (100 - kMaxCutPercent))
     return {};
   return {blocks, cap};
+}
+
+bool keeps_stepped_build(const OccupancyStep &step, int blocks_reached, int local_bytes) {
+  return step.blocks > 0 && blocks_reached >= step.blocks && local_bytes >= 0 &&
+         local_bytes <= kMaxStepSpillBytes;
 }
 
 bool occupancy_steps_enabled() {

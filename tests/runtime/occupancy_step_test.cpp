@@ -43,3 +43,18 @@ TEST(OccupancyStep, NoStepWhenSomethingElseLimits) {
 
 } // namespace
 } // namespace tilec::detail
+
+namespace tilec::detail {
+namespace {
+
+TEST(OccupancyStep, AStepIsKeptWhenItReachesTheBlocksSpillingLittle) {
+  const OccupancyStep step{4, 128};
+  EXPECT_TRUE(keeps_stepped_build(step, 4, 0));
+  EXPECT_TRUE(keeps_stepped_build(step, 4, 8)); // FLA's backward through NVRTC: 8-byte frame
+  EXPECT_FALSE(keeps_stepped_build(step, 3, 0)); // shared memory held it at 3 after all
+  EXPECT_FALSE(keeps_stepped_build(step, 4, 256));
+  EXPECT_FALSE(keeps_stepped_build(OccupancyStep{}, 4, 0));
+}
+
+} // namespace
+} // namespace tilec::detail
