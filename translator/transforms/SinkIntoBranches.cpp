@@ -85,6 +85,10 @@ void sink(Kernel &k, Region &r, size_t i, const Op *owner) {
     branch.results.push_back(k.newValue(r.yields[j]->type, owner->carriedNames[j]));
   }
   r.yields = branch.results;
+  // The originals go; nothing reads their results any more (the copies replaced them).
+  for (auto &op : tail)
+    if (op->result)
+      op->result->def = nullptr;
   tail.clear();
   recountUses(k);
   for (Value *v : oldInits)
