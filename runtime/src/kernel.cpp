@@ -99,10 +99,13 @@ struct KernelState {
     tables.push_back(std::move(t)); // readers may still hold older snapshots
   }
 
-  Spec *compile(const Kernel &self, const SpecKey &key, const detail::DeviceContext &where);
+  /// `shared_bytes`: the dynamic shared memory the first launch asks for (a specialization's
+  /// is the same in every launch), 0 when it is not known.
+  Spec *compile(const Kernel &self, const SpecKey &key, const detail::DeviceContext &where,
+                size_t shared_bytes = 0);
   std::unique_ptr<Spec> build(const Kernel &self, const SpecKey &key,
                               const detail::DeviceContext &where,
-                              const std::vector<std::string> &flags) const;
+                              const std::vector<std::string> &flags, size_t shared_bytes) const;
   void forget_all();
   void opt_in_shared(Spec &s, size_t bytes);
 };
@@ -122,7 +125,7 @@ KernelSet &kernels() {
 struct Kernel::Impl : KernelState {};
 
 Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
-                           const detail::DeviceContext &where) {
+                           const detail::DeviceContext &where, size_t shared_bytes) {
   std::promise<Spec *> result;
   std::shared_future<Spec *> other; // set when another thread is compiling it
   std::vector<std::string> flags;
@@ -150,7 +153,7 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
   };
   std::unique_ptr<Spec> spec;
   try {
-    spec = build(self, key, where, flags);
+    spec = build(self, key, where, flags, shared_bytes);
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex);
     unlist();
@@ -169,10 +172,12 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
 }
 
 /// The occupancy step (occupancy_step.h): when `spec`'s registers alone hold back its blocks
-/// per SM and a build that leaves room for one more block reaches it spilling at most a few
-/// registers, that build replaces it. Anything that fails keeps the build it has.
+/// per SM (with the launch's dynamic shared memory: where shared memory holds it back, fewer
+/// registers gain nothing) and a build that leaves room for one more block reaches it spilling
+/// at most a few registers, that build replaces it. Anything that fails keeps the build it has.
 static void take_occupancy_step(const detail::CompileJob &job, const std::string &lowered_name,
-                                Spec &spec, const detail::DeviceContext &where) {
+                                Spec &spec, const detail::DeviceContext &where,
+                                size_t shared_bytes) {
   const detail::Driver &d = detail::driver();
   if (!detail::occupancy_steps_enabled() || !d.api.occupancy_blocks_per_sm)
     return;
@@ -183,7 +188,7 @@ static void take_occupancy_step(const detail::CompileJob &job, const std::string
       d.api.func_get_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, spec.fn) != CUDA_SUCCESS ||
       d.api.func_get_attribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, spec.fn) !=
           CUDA_SUCCESS ||
-      d.api.occupancy_blocks_per_sm(&blocks, spec.fn, threads, 0) != CUDA_SUCCESS ||
+      d.api.occupancy_blocks_per_sm(&blocks, spec.fn, threads, shared_bytes) != CUDA_SUCCESS ||
       d.api.device_get_attribute(&sm.registers, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
                                  where.device) != CUDA_SUCCESS ||
       d.api.device_get_attribute(&sm_threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
@@ -210,7 +215,7 @@ static void take_occupancy_step(const detail::CompileJob &job, const std::string
   int spilled = -1, stepped = 0;
   if (d.api.module_get_function(&fn, module, lowered_name.c_str()) == CUDA_SUCCESS &&
       d.api.func_get_attribute(&spilled, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) == CUDA_SUCCESS &&
-      d.api.occupancy_blocks_per_sm(&stepped, fn, threads, 0) == CUDA_SUCCESS &&
+      d.api.occupancy_blocks_per_sm(&stepped, fn, threads, shared_bytes) == CUDA_SUCCESS &&
       detail::keeps_stepped_build(step, stepped, spilled)) {
     d.api.module_unload(spec.module);
     spec.module = module;
@@ -223,7 +228,8 @@ static void take_occupancy_step(const detail::CompileJob &job, const std::string
 
 std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
                                          const detail::DeviceContext &where,
-                                         const std::vector<std::string> &flags) const {
+                                         const std::vector<std::string> &flags,
+                                         size_t shared_bytes) const {
   std::string expr = self.name_expression(key);
   const detail::Driver &d = detail::driver();
   detail::NvtxRange range("tilec: compile " + expr + " (" + where.arch + ")");
@@ -253,7 +259,7 @@ std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
       d.api.module_unload(spec->module);
       detail::check(r, "finding " + expr + " (" + c.lowered_name + ") in its cubin");
     }
-    take_occupancy_step(job, c.lowered_name, *spec, where);
+    take_occupancy_step(job, c.lowered_name, *spec, where, shared_bytes);
   }
   return spec;
 }
@@ -354,7 +360,7 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
   if (s)
     detail::bump(detail::counters().memory_hits);
   else
-    s = k.compile(*this, key, where);
+    s = k.compile(*this, key, where, shared_bytes);
   // Any dynamic shared memory opts in (once per function): with the static part it may pass
   // the default limit even when the dynamic part alone does not.
   if (shared_bytes > 0 &&
