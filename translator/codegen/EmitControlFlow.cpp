@@ -35,19 +35,31 @@ static int usesIn(const Region &r, const Value *v) {
 bool KernelEmitter::keepsInitArray(const Op &op, size_t firstInit, size_t i) const {
   const Value *init = op.operands[firstInit + i];
   const Value *result = op.results[i];
-  if (!init->def || init->def->kind == OpKind::Param || !init->type.isTile() ||
+  if ((init->def && init->def->kind == OpKind::Param) || !init->type.isTile() ||
       init->type.shared || !materialized(init) || init->layout != result->layout ||
       init->type.cudaElem() != result->type.cudaElem())
     return false;
-  if (std::none_of(region_->ops.begin(), region_->ops.end(),
-                   [&](const std::unique_ptr<Op> &o) { return o.get() == init->def; }))
+  // Made in this region: an op's result, or what an earlier if or loop carried out.
+  if (std::none_of(region_->ops.begin(), region_->ops.end(), [&](const std::unique_ptr<Op> &o) {
+        return o.get() == init->def ||
+               std::count(o->results.begin(), o->results.end(), init) > 0;
+      }))
     return false;
   if (std::count(op.operands.begin(), op.operands.end(), init) != 1)
     return false;
   int inside = 0;
   for (auto &r : op.regions)
     inside += usesIn(*r, init);
-  return init->uses == 1 + inside && (op.kind == OpKind::If || inside == 0);
+  // Reads by the ops before `op` have happened by the time it writes the variable.
+  int before = 0;
+  for (auto &o : region_->ops) {
+    if (o.get() == &op)
+      break;
+    before += int(std::count(o->operands.begin(), o->operands.end(), init));
+    for (auto &sub : o->regions)
+      before += usesIn(*sub, init);
+  }
+  return init->uses == 1 + inside + before && (op.kind == OpKind::If || inside == 0);
 }
 
 /// Declares the variables that hold `op`'s carried values, initialized from its operands
