@@ -16,8 +16,9 @@
 namespace tilec::test {
 
 /// The PTX of `source` for a virtual architecture (`compute_90a`), or "" after a failed test
-/// expectation carrying NVRTC's log.
-inline std::string ptx_of(const char *source, const char *name, const std::string &arch) {
+/// expectation carrying NVRTC's log. `extra_flags` go after the runtime's, as a kernel's do.
+inline std::string ptx_of(const char *source, const char *name, const std::string &arch,
+                          const std::vector<std::string> &extra_flags = {}) {
   size_t count = 0;
   const tilec::detail::EmbeddedFile *files = tilec::detail::embedded_templates(&count);
   std::vector<const char *> texts, names;
@@ -31,6 +32,7 @@ inline std::string ptx_of(const char *source, const char *name, const std::strin
   // The runtime's flags, for a virtual architecture: NVRTC then stops at PTX.
   tilec::detail::CompileJob job;
   job.arch = arch;
+  job.extra_flags = extra_flags;
   std::vector<std::string> flags = tilec::detail::compile_flags(job);
   std::vector<const char *> opts;
   for (const std::string &f : flags)
