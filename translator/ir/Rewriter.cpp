@@ -369,6 +369,12 @@ void collectDotLoops(Region &r, const std::function<bool(const Op &, size_t)> &e
 
 } // namespace
 
+bool holdsDot(const Region &r) {
+  bool dot = false;
+  walkRegion(r, [&](const Op &op) { dot = dot || op.kind == OpKind::Dot; });
+  return dot;
+}
+
 std::vector<Op *> outermostDotLoops(Region &r,
                                     const std::function<bool(const Op &, size_t)> &enter) {
   std::vector<Op *> out;

@@ -17,6 +17,7 @@
 //   cloneRegion        copies a region's ops (nested regions too) to the end of another
 //   cloneOps           copies some ops (nested regions too) to the end of a region
 //   versionLoop        puts a loop under `if constexpr`: a copy of it, else the loop itself
+//   holdsDot           whether a region has a tl::dot, nested regions included
 //   outermostDotLoops  the outermost for loops with a tl::dot inside
 #pragma once
 
@@ -133,6 +134,9 @@ void cloneOps(Kernel &k, const std::vector<const Op *> &ops, Region &dst,
 /// `line` in comments. Returns the If and sets `copy` to the copy. Use counts are recounted.
 Op *versionLoop(Kernel &k, Op &loop, const std::string &cond, const std::string &says,
                 unsigned line, Op *&copy);
+
+/// Whether `r` or a region nested in it has a tl::dot.
+bool holdsDot(const Region &r);
 
 /// The outermost for loops of `r` with a tl::dot inside. Other ops' regions are searched
 /// where `enter(op, region index)` says so (every one without it).

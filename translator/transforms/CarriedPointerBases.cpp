@@ -8,12 +8,6 @@ namespace tilec {
 
 namespace {
 
-bool holdsDot(const Region &r) {
-  bool dot = false;
-  walkRegion(r, [&](const Op &op) { dot = dot || op.kind == OpKind::Dot; });
-  return dot;
-}
-
 Type scalarOf(const Type &tile) {
   Type t = tile;
   t.shape.clear();
@@ -37,7 +31,7 @@ bool splittable(const Op &loop, size_t j, const Op *&init, const Op *&next) {
 
 /// The scalar terms of `offsets` (a sum of scalars and one tile), and the tile term; for
 /// offsets that are no such sum, none and `offsets` itself.
-const Value *tileTerm(const Value *offsets, std::vector<Value *> &scalars) {
+Value *tileTerm(Value *offsets, std::vector<Value *> &scalars) {
   const Op *sum = defOf(offsets, OpKind::Binary);
   if (!sum || sum->opcode != "+")
     return offsets;
@@ -60,10 +54,9 @@ void split(Kernel &k, Op &loop, size_t j, const Op &init, const Op &next, Op *bo
   // tl::arange left over is made again in the body, so that the compiler sees each element's
   // offset from the thread's first as a constant.
   std::vector<Value *> scalars;
-  Value *term = const_cast<Value *>(tileTerm(offsets, scalars));
+  offsets = tileTerm(offsets, scalars);
   for (Value *s : scalars)
     base = Builder(k, &loop).create(OpKind::AddPtr, {base, s}, base->type)->result;
-  offsets = term;
 
   // In the body: the tile from the carried base, where the body begins.
   arg->type = scalarOf(tile);

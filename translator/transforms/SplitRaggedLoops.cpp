@@ -62,7 +62,7 @@ struct RaggedCompare {
 class Splitter {
 public:
   Splitter(Kernel &k, Op &loop)
-      : k_(k), loop_(loop), iv_(loop.regions[0]->args[0]), dotLoop_(hasDot(*loop.regions[0])) {
+      : k_(k), loop_(loop), iv_(loop.regions[0]->args[0]), dotLoop_(holdsDot(*loop.regions[0])) {
     collectDefined(*loop.regions[0]);
   }
 
@@ -389,12 +389,6 @@ private:
       --v->uses;
       eraseIfDead(k_, v);
     }
-  }
-
-  static bool hasDot(const Region &r) {
-    bool dot = false;
-    walkRegion(r, [&](const Op &o) { dot |= o.kind == OpKind::Dot; });
-    return dot;
   }
 
   /// Whether `v` reaches the mask of a load or store in `r`, through logic and spreads.
