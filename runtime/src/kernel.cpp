@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <future>
 #include <memory>
@@ -37,6 +38,12 @@ namespace tilec {
 namespace {
 
 constexpr size_t kDefaultSharedLimit = 48 * 1024; // more needs an explicit opt-in
+
+/// The block a launch asks for: threads, and bytes of dynamic shared memory.
+struct LaunchShape {
+  int threads = 0;
+  size_t shared_bytes = 0;
+};
 
 struct Spec {
   SpecKey key;
@@ -99,13 +106,13 @@ struct KernelState {
     tables.push_back(std::move(t)); // readers may still hold older snapshots
   }
 
-  /// `shared_bytes`: the dynamic shared memory the first launch asks for (a specialization's
-  /// is the same in every launch), 0 when it is not known.
+  /// `first`: the block the first launch asks for (a specialization's is the same in every
+  /// launch); zero threads when it is not known.
   Spec *compile(const Kernel &self, const SpecKey &key, const detail::DeviceContext &where,
-                size_t shared_bytes = 0);
+                LaunchShape first = {});
   std::unique_ptr<Spec> build(const Kernel &self, const SpecKey &key,
                               const detail::DeviceContext &where,
-                              const std::vector<std::string> &flags, size_t shared_bytes) const;
+                              const std::vector<std::string> &flags, LaunchShape first) const;
   void forget_all();
   void opt_in_shared(Spec &s, size_t bytes);
 };
@@ -125,7 +132,7 @@ KernelSet &kernels() {
 struct Kernel::Impl : KernelState {};
 
 Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
-                           const detail::DeviceContext &where, size_t shared_bytes) {
+                           const detail::DeviceContext &where, LaunchShape first) {
   std::promise<Spec *> result;
   std::shared_future<Spec *> other; // set when another thread is compiling it
   std::vector<std::string> flags;
@@ -153,7 +160,7 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
   };
   std::unique_ptr<Spec> spec;
   try {
-    spec = build(self, key, where, flags, shared_bytes);
+    spec = build(self, key, where, flags, first);
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex);
     unlist();
@@ -171,65 +178,110 @@ Spec *KernelState::compile(const Kernel &self, const SpecKey &key,
   return specs.back().get();
 }
 
+/// Blocks of `threads` per SM for `fn` with `shared_bytes` of dynamic shared memory, or -1.
+/// Above the default limit the query needs the function opted in first (it answers 0
+/// otherwise); the launch opts it into the device's whole limit later.
+static int blocks_per_sm(const detail::Driver &d, CUfunction fn, int threads,
+                         size_t shared_bytes) {
+  int static_bytes = 0, blocks = 0;
+  if (d.api.func_get_attribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) !=
+      CUDA_SUCCESS)
+    return -1;
+  if (shared_bytes + size_t(static_bytes) > kDefaultSharedLimit &&
+      d.api.func_set_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               int(shared_bytes)) != CUDA_SUCCESS)
+    return -1;
+  return d.api.occupancy_blocks_per_sm(&blocks, fn, threads, shared_bytes) == CUDA_SUCCESS
+             ? blocks
+             : -1;
+}
+
 /// The occupancy step (occupancy_step.h): when `spec`'s registers alone hold back its blocks
 /// per SM (with the launch's dynamic shared memory: where shared memory holds it back, fewer
 /// registers gain nothing) and a build that leaves room for one more block reaches it spilling
 /// at most a few registers, that build replaces it. Anything that fails keeps the build it has.
 static void take_occupancy_step(const detail::CompileJob &job, const std::string &lowered_name,
                                 Spec &spec, const detail::DeviceContext &where,
-                                size_t shared_bytes) {
+                                LaunchShape first) {
   const detail::Driver &d = detail::driver();
-  if (!detail::occupancy_steps_enabled() || !d.api.occupancy_blocks_per_sm)
+  if (!detail::occupancy_steps_enabled())
     return;
-  int registers = 0, local = 1, threads = 0, blocks = 0;
+  // The launch's block, not CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: that is the largest
+  // block the kernel's registers allow (384 for FLA's backward at 148 registers, launched with
+  // 128), and at that size registers never look like the limit.
+  const int threads = first.threads;
+  const size_t shared_bytes = first.shared_bytes;
+  int registers = 0, local = -1, blocks = 0;
+  // TILEC_OCCUPANCY_STEP=print: what was read and decided, one line a specialization.
+  auto say = [&](const std::string &decision) {
+    if (detail::occupancy_steps_printed())
+      std::fprintf(stderr,
+                   "tilec: occupancy step, %s: %d registers, %d bytes local, %d blocks of %d "
+                   "threads per SM (%zu bytes of dynamic shared memory): %s\n",
+                   spec.expr.c_str(), registers, local, blocks, threads, shared_bytes,
+                   decision.c_str());
+  };
+  if (threads <= 0)
+    return say("not taken: compiled before any launch, so its block size is not known");
+  if (!d.api.occupancy_blocks_per_sm)
+    return say("not taken: the driver has no occupancy query");
   detail::SmLimits sm;
   int sm_threads = 0;
   if (d.api.func_get_attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, spec.fn) != CUDA_SUCCESS ||
       d.api.func_get_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, spec.fn) != CUDA_SUCCESS ||
-      d.api.func_get_attribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, spec.fn) !=
-          CUDA_SUCCESS ||
-      d.api.occupancy_blocks_per_sm(&blocks, spec.fn, threads, shared_bytes) != CUDA_SUCCESS ||
+      (blocks = blocks_per_sm(d, spec.fn, threads, shared_bytes)) < 0 ||
       d.api.device_get_attribute(&sm.registers, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
                                  where.device) != CUDA_SUCCESS ||
       d.api.device_get_attribute(&sm_threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
                                  where.device) != CUDA_SUCCESS ||
       d.api.device_get_attribute(&sm.blocks, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
                                  where.device) != CUDA_SUCCESS)
-    return;
+    return say("not taken: a driver query failed");
   sm.warps = sm_threads / 32;
   const detail::OccupancyStep step = detail::next_occupancy_step(registers, threads, blocks, sm);
-  if (local > 0 || !step.blocks) // a kernel that spills already is not squeezed further
-    return;
+  if (local > 0) // a kernel that spills already is not squeezed further
+    return say("not taken: it uses local memory already");
+  if (!step.blocks)
+    return say("none: registers do not limit it, it runs a quarter of the SM's warps already, or "
+               "the next block is more than 15% away");
   detail::CompileJob again = job;
   again.extra_flags.push_back("-DTILEC_MIN_BLOCKS=" + std::to_string(step.blocks));
   detail::CompiledKernel c;
   try {
     c = detail::compile_cached(again, cache_dir());
-  } catch (const Error &) {
-    return;
+  } catch (const Error &e) {
+    return say(std::string("not taken: compiling for ") + std::to_string(step.blocks) +
+               " blocks failed: " + e.what());
   }
   CUmodule module = nullptr;
   CUfunction fn = nullptr;
   if (d.api.module_load_data(&module, c.cubin.data()) != CUDA_SUCCESS)
-    return;
-  int spilled = -1, stepped = 0;
+    return say("not taken: the stepped cubin did not load");
+  int spilled = -1, stepped = 0, stepped_registers = 0;
   if (d.api.module_get_function(&fn, module, lowered_name.c_str()) == CUDA_SUCCESS &&
       d.api.func_get_attribute(&spilled, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) == CUDA_SUCCESS &&
-      d.api.occupancy_blocks_per_sm(&stepped, fn, threads, shared_bytes) == CUDA_SUCCESS &&
+      d.api.func_get_attribute(&stepped_registers, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) ==
+          CUDA_SUCCESS &&
+      (stepped = blocks_per_sm(d, fn, threads, shared_bytes)) >= 0 &&
       detail::keeps_stepped_build(step, stepped, spilled)) {
     d.api.module_unload(spec.module);
     spec.module = module;
     spec.fn = fn;
     detail::bump(detail::counters().occupancy_steps);
-    return;
+    return say("taken: " + std::to_string(stepped) + " blocks at " +
+               std::to_string(stepped_registers) + " registers, " + std::to_string(spilled) +
+               " bytes local");
   }
   d.api.module_unload(module);
+  say("not kept: the build for " + std::to_string(step.blocks) + " blocks reached " +
+      std::to_string(stepped) + " at " + std::to_string(stepped_registers) + " registers with " +
+      std::to_string(spilled) + " bytes local");
 }
 
 std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
                                          const detail::DeviceContext &where,
                                          const std::vector<std::string> &flags,
-                                         size_t shared_bytes) const {
+                                         LaunchShape first) const {
   std::string expr = self.name_expression(key);
   const detail::Driver &d = detail::driver();
   detail::NvtxRange range("tilec: compile " + expr + " (" + where.arch + ")");
@@ -259,7 +311,7 @@ std::unique_ptr<Spec> KernelState::build(const Kernel &self, const SpecKey &key,
       d.api.module_unload(spec->module);
       detail::check(r, "finding " + expr + " (" + c.lowered_name + ") in its cubin");
     }
-    take_occupancy_step(job, c.lowered_name, *spec, where, shared_bytes);
+    take_occupancy_step(job, c.lowered_name, *spec, where, first);
   }
   return spec;
 }
@@ -360,7 +412,7 @@ void Kernel::launch(const SpecKey &key, Grid grid, int num_threads, size_t share
   if (s)
     detail::bump(detail::counters().memory_hits);
   else
-    s = k.compile(*this, key, where, shared_bytes);
+    s = k.compile(*this, key, where, {num_threads, shared_bytes});
   // Any dynamic shared memory opts in (once per function): with the static part it may pass
   // the default limit even when the dynamic part alone does not.
   if (shared_bytes > 0 &&

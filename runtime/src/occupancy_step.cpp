@@ -10,6 +10,10 @@ namespace {
 constexpr int kRegisterUnit = 256; // registers a warp is given at a time
 constexpr int kMaxCutPercent = 15; // the most registers a step may take away
 constexpr int kMaxStepSpillBytes = 32; // local memory a thread a kept step may use
+// A kernel that runs at least this share of an SM's warps already hides its latency: on an
+// H100, steps from 16-48 warps an SM ran 0-4% slower, and the one from 12 warps (FLA's
+// backward, 3 -> 4 blocks) 1.69x faster (bench/NOTES.md).
+constexpr int kStepBelowWarpsDivisor = 4; // below a quarter of the SM's warps
 
 int warpsOf(int threads) { return (threads + 31) / 32; }
 
@@ -26,6 +30,8 @@ OccupancyStep next_occupancy_step(int registers, int threads, int blocks_now,
   if (registers <= 0 || warps <= 0 || blocks_now <= 0 ||
       blocks_now < blocks_by_registers(registers, threads, sm))
     return {}; // shared memory, warps or blocks limit it first
+  if (blocks_now * warps * kStepBelowWarpsDivisor >= sm.warps)
+    return {}; // enough warps to hide latency: fewer registers would only cost instructions
   const int blocks = blocks_now + 1;
   if (blocks * warps > sm.warps || blocks > sm.blocks)
     return {};
@@ -47,6 +53,14 @@ bool occupancy_steps_enabled() {
     return !(v && std::string(v) == "0");
   }();
   return enabled;
+}
+
+bool occupancy_steps_printed() {
+  static const bool printed = [] {
+    const char *v = std::getenv("TILEC_OCCUPANCY_STEP");
+    return v && std::string(v) == "print";
+  }();
+  return printed;
 }
 
 } // namespace tilec::detail
