@@ -22,24 +22,20 @@ namespace tilec {
 /// Bytes of shared memory a caller reserves for one reduction, scan or broadcast.
 inline constexpr int REDUCE_SMEM_BYTES = 512;
 
-// ---- combine functors (16-bit floats compute in float and round back, as elementwise.cuh) --
+// ---- combine functors ----------------------------------------------------------------------
+// Sums and products of half or bfloat16 use the 16-bit instructions (add.bf16, or fma.rn.bf16
+// on sm_80): one instruction where float arithmetic takes two conversions, and the same bits,
+// since the float sum or product of two 16-bit values rounds to the correctly rounded 16-bit
+// result (the interpreter computes it that way).
 
 struct SumOp {
   template <class T> __device__ T operator()(T a, T b) const {
-    if constexpr (is_16bit_float_v<T>)
-      return cast<T>(to_float(a) + to_float(b));
-    else
-      return T(a + b); // T(...): int8/int16 operands promote to int
+    return T(a + b); // T(...): int8/int16 operands promote to int
   }
 };
 
 struct ProdOp {
-  template <class T> __device__ T operator()(T a, T b) const {
-    if constexpr (is_16bit_float_v<T>)
-      return cast<T>(to_float(a) * to_float(b));
-    else
-      return T(a * b);
-  }
+  template <class T> __device__ T operator()(T a, T b) const { return T(a * b); }
 };
 
 /// Like fmaxf for floats: a NaN operand yields the other.
