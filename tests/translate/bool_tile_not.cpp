@@ -28,7 +28,7 @@ TILEC_KERNEL void flip_fixed(const int* x, bool* out) {
 // IR:       = unary "!" %{{[0-9]+}} : tile<bool, 128>
 
 // CU-LABEL: flip(const int* x, bool* out, int* out_int, bool s) {
-// CU:       flipped[i] = (!positive[i]);
 // CU:       const int inverted = (~tilec::cast<int>(s));
+// CU:       flipped[i] = (!positive[i]);
 // CU-LABEL: flip_fixed(const int* x, bool* out) {
 // CU:       = (!(t{{[0-9]+}}[i] > 0));

@@ -61,9 +61,10 @@ TILEC_KERNEL void dot_loop(const tl::bfloat16 *a, const tl::bfloat16 *b, float *
 // CU-NEXT:  int k0_ahead = 0;
 // CU-NEXT:  for (int stage = 0; stage < (PIPELINE_STAGES - 1); stage += 1) {
 // CU:         if ((k0_ahead < k)) {
-// CU:           [[MASK:t[0-9]+]][i] = (rk[L{{[0-9]+}}::from_parent(i)] < (k - k0_ahead));
 // CU-NEXT:      const int64_t a_ptrs_advance = tilec::cast<int64_t>(k0_ahead);
-// CU:           a_ptrs[i] = (((a + (rm[L{{[0-9]+}}::from_parent(i)] * k)) + rk[L{{[0-9]+}}::from_parent(i)]) + a_ptrs_advance);
+// CU:             [[MASK:t[0-9]+]][i] = (rk[L{{[0-9]+}}::from_parent(i)] < (k - k0_ahead));
+// CU-NEXT:        a_ptrs[i] = (((a + (rm[L{{[0-9]+}}::from_parent(i)] * k)) + rk[L{{[0-9]+}}::from_parent(i)]) + a_ptrs_advance);
+// CU-NEXT:      }
 // CU-NEXT:      tl::bfloat16* const av_next = av_stages + stage * tilec::SmemTile<BM, BK, tl::bfloat16>::ELEMS;
 // CU:           tilec::copy_tile_async<L{{[0-9]+}}, av_next_width, av_next_mask_uniform, tilec::SmemTile<BM, BK, tl::bfloat16>>(av_next, a_ptrs, [[MASK]], tid);
 // CU-NEXT:      const int64_t b_ptrs_advance = (tilec::cast<int64_t>(k0_ahead) * tilec::cast<int64_t>(BN));

@@ -22,5 +22,5 @@ TILEC_KERNEL void float_ops(const float* x, const float* y, float* out, bool* fl
 // IR:       = binary "<" %{{[0-9]+}}:a, %4:s : tile<bool, BLOCK>
 // IR:       :c = binary "||" {{.*}} : tile<bool, BLOCK>
 
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) r[i] = ((tilec::fdiv(((a[i] + b[i]) * (a[i] - b[i])), (-b[i])) + (s * a[i])) - 2.0f);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) c[i] = (((((a[i] < s) || (a[i] >= b[i])) || (!(a[i] == b[i]))) || (a[i] != s)) || ((a[i] > b[i]) && (a[i] <= 1.0f)));
+// CU:         r[i] = ((tilec::fdiv(((a[i] + b[i]) * (a[i] - b[i])), (-b[i])) + (s * a[i])) - 2.0f);
+// CU:         c[i] = (((((a[i] < s) || (a[i] >= b[i])) || (!(a[i] == b[i]))) || (a[i] != s)) || ((a[i] > b[i]) && (a[i] <= 1.0f)));

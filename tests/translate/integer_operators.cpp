@@ -60,28 +60,29 @@ TILEC_KERNEL void int_ops(const int* x, const int* y, int* out, bool* flags, int
 
 // An explicit scalar `other`.
 // CU:       tilec::load_vec<b_width, b_mask_uniform>(&b[i], (y + offs[i]), &mask[i], 1);
-// Each named value is a per-thread array computed element by element.
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) sum[i] = (a[i] + b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) diff[i] = (a[i] - b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) prod[i] = (a[i] * b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) quot[i] = (a[i] / b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) rem[i] = (a[i] % b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) band[i] = (a[i] & b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) bor[i] = (a[i] | b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) bxor[i] = (a[i] ^ b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) shl[i] = (a[i] << 2);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) shr[i] = (a[i] >> b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) neg[i] = (-a[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) inv[i] = (~a[i]);
+// Each named value is a per-thread array; values computed in a row share one loop over the
+// elements.
 // CU:       bool lt[L0::ELEMS];
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) lt[i] = (a[i] < b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) gt[i] = (a[i] > b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) le[i] = (a[i] <= b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) ge[i] = (a[i] >= b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) eq[i] = (a[i] == b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) ne[i] = (a[i] != b[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) both[i] = (lt[i] && gt[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) either[i] = (le[i] || ge[i]);
-// CU:       for (int i = 0; i < L0::ELEMS; ++i) nope[i] = (!eq[i]);
+// CU:         sum[i] = (a[i] + b[i]);
+// CU:         diff[i] = (a[i] - b[i]);
+// CU:         prod[i] = (a[i] * b[i]);
+// CU:         quot[i] = (a[i] / b[i]);
+// CU:         rem[i] = (a[i] % b[i]);
+// CU:         band[i] = (a[i] & b[i]);
+// CU:         bor[i] = (a[i] | b[i]);
+// CU:         bxor[i] = (a[i] ^ b[i]);
+// CU:         shl[i] = (a[i] << 2);
+// CU:         shr[i] = (a[i] >> b[i]);
+// CU:         neg[i] = (-a[i]);
+// CU:         inv[i] = (~a[i]);
+// CU:         lt[i] = (a[i] < b[i]);
+// CU:         gt[i] = (a[i] > b[i]);
+// CU:         le[i] = (a[i] <= b[i]);
+// CU:         ge[i] = (a[i] >= b[i]);
+// CU:         eq[i] = (a[i] == b[i]);
+// CU:         ne[i] = (a[i] != b[i]);
+// CU:         both[i] = (lt[i] && gt[i]);
+// CU:         either[i] = (le[i] || ge[i]);
+// CU:         nope[i] = (!eq[i]);
 // Single-use intermediate results fold into one expression.
 // CU:       total[i] = (((((((((((sum[i] + diff[i]) + prod[i]) + quot[i]) + rem[i]) + band[i]) + bor[i]) + bxor[i]) + shl[i]) + shr[i]) + neg[i]) + inv[i]);

@@ -18,6 +18,7 @@ TILEC_KERNEL void joined(const float *x, const float *y, float *out, int n) {
 // IR:      = select %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : tile<float, 2>
 
 // CU:      float j[L0::ELEMS];
-// CU-NEXT: #pragma unroll
-// CU-NEXT: for (int i = 0; i < L0::ELEMS; ++i) j[i] = ((L1::coord(tid, L1::from_parent(i)) == 0) ? {{t[0-9]+}}[L2::from_parent(i)] : {{t[0-9]+}}[L2::from_parent(i)]);
+// CU:      for (int i = 0; i < L0::ELEMS; ++i) {
+// CU-NEXT:   // join.cpp:9: tl::join(
+// CU-NEXT:   j[i] = ((L1::coord(tid, L1::from_parent(i)) == 0) ? {{t[0-9]+}}[L2::from_parent(i)] : {{t[0-9]+}}[L2::from_parent(i)]);
 // CU:      = ((L3::coord(tid, i) == 0) ? 1.5f : 2.5f);

@@ -50,11 +50,12 @@ TILEC_KERNEL void promote(const tl::half* h, const float* f, const int* i, const
 // Scalars follow C++.
 // IR:       :scalars = binary "+" %{{[0-9]+}}:s, %{{[0-9]+}} : float
 
+// A variable initialized by a literal folds into its uses; scalars are written before the
+// loop of the tile values around them.
+// CU:       const float scalars = (1.0f + 1.0f);
 // CU:       half_scalar[i] = (ht[i] + tilec::cast<tl::half>(2.0f));
 // CU:       int_float[i] = (tilec::cast<float>(it[i]) * 0.5f);
 // CU:       half_float[i] = (tilec::cast<float>(ht[i]) + ft[i]);
 // CU:       narrow_wide[i] = (tilec::cast<int>(ct[i]) + it[i]);
 // CU:       signed_unsigned[i] = (tilec::cast<unsigned>(it[i]) + ut[i]);
 // CU:       narrow_scalar[i] = (ct[i] * int8_t(3));
-// A variable initialized by a literal folds into its uses.
-// CU:       const float scalars = (1.0f + 1.0f);

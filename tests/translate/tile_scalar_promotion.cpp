@@ -58,8 +58,9 @@ TILEC_KERNEL void divide(const T *x, const T *y, T *out, T a, T b, int n) {
 // H-NEXT:  static_assert(tilec::scalar_keeps_tile_type<T, int>, "scale: line 25:
 
 // CU-LABEL: divide(
-// CU:       tilec::quotient_t<T> q[L0::ELEMS];
 // CU:       const T ab = tilec::cast<T>((tilec::cast<tilec::widen_t<T>>(a) * tilec::cast<tilec::widen_t<T>>(b)));
+// CU:       tilec::quotient_t<T> q[L0::ELEMS];
+// CU:         q[i] = tilec::fdiv(tilec::cast<tilec::quotient_t<T>>(
 
 // AOT:     scale<float, 128,
 // AOT:     scale<tl::half, 128,

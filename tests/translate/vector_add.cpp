@@ -43,15 +43,16 @@ TILEC_KERNEL void add_kernel(const float* x, const float* y, float* out, int n) 
 // The source line each statement came from.
 // CU:         // vector_add.cpp:7: tl::program_id(0)
 // CU-NEXT:    const int pid = int(blockIdx.x);
-// CU-NEXT:    // vector_add.cpp:8: pid * BLOCK + tl::arange<0, BLOCK>()
 // CU-NEXT:    int offs[L0::ELEMS];
-// CU-NEXT:  #pragma unroll
-// CU-NEXT:    for (int i = 0; i < L0::ELEMS; ++i) offs[i] = ((pid * BLOCK) + L0::coord(tid, i));
-// CU-NEXT:    // vector_add.cpp:9: offs < n
 // CU-NEXT:    constexpr int mask_run = tilec::gcd(L0::VEC, tilec::cmin(tilec::gcd(tilec::pow2_factor(BLOCK), (n_div16 ? 16 : 1)), BLOCK)); // mask is the same over runs this long
 // CU-NEXT:    bool mask[L0::ELEMS];
 // CU-NEXT:  #pragma unroll
-// CU-NEXT:    for (int i = 0; i < L0::ELEMS; ++i) mask[i] = (offs[i - i % mask_run] < n);
+// CU-NEXT:    for (int i = 0; i < L0::ELEMS; ++i) {
+// CU-NEXT:      // vector_add.cpp:8: pid * BLOCK + tl::arange<0, BLOCK>()
+// CU-NEXT:      offs[i] = ((pid * BLOCK) + L0::coord(tid, i));
+// CU-NEXT:      // vector_add.cpp:9: offs < n
+// CU-NEXT:      mask[i] = (offs[i - i % mask_run] < n);
+// CU-NEXT:    }
 // A masked vector load: width and mask uniformity are constexpr in the specialization.
 // CU:         constexpr int a_width = tilec::vector_width(tilec::cmin(L0::VEC, tilec::gcd((x_aligned ? 16 : 4), tilec::pow2_factor(BLOCK) * 4) / 4));
 // CU-NEXT:    constexpr bool a_mask_uniform = tilec::cmin(tilec::gcd(tilec::pow2_factor(BLOCK), (n_div16 ? 16 : 1)), BLOCK) % a_width == 0;

@@ -218,11 +218,12 @@ std::string KernelEmitter::compute(const Op &op, const std::string &i) {
   return "/*unreachable*/";
 }
 
-void KernelEmitter::comment(const Op &op) {
+void KernelEmitter::comment(const Op &op, const char *indent) {
   if (o_.lineDirectives && op.line)
     *out_ << "#line " << op.line << " \"" << o_.inputPath << "\"\n";
   if (!op.srcText.empty())
-    *out_ << "  // " << o_.inputName << ":" << op.line << ": " << oneLine(op.srcText) << "\n";
+    *out_ << indent << "// " << o_.inputName << ":" << op.line << ": " << oneLine(op.srcText)
+          << "\n";
 }
 
 void KernelEmitter::emitOp(const Op &op) {
@@ -295,17 +296,9 @@ void KernelEmitter::emitOp(const Op &op) {
     return;
   }
   std::string L = layoutOf(r);
-  std::string index = "i";
-  const SymExpr &same = r->info.constancy;
-  if (r->type.elem.is(ScalarKind::Bool) && r->type.shape.size() == 1 &&
-      !(same.isConst() && same.value() == 1)) {
-    // A mask equal over runs of elements (e.g. `cols < n` with n divisible by 16): each run
-    // computes it once, so that one value per run, not one per element, stays live.
-    std::string run = names_.fresh(name + "_run");
-    *out_ << "  constexpr int " << run << " = tilec::gcd(" << L << "::VEC, " << same.operand()
-          << "); // " << name << " is the same over runs this long\n";
-    index = "i - i % " + run;
-  }
+  std::string run;
+  std::string index = elementIndex(op, &run);
+  *out_ << run;
   *out_ << "  " << r->type.cudaElem() << " " << name << "[" << L << "::ELEMS];\n";
   *out_ << "#pragma unroll\n";
   *out_ << "  for (int i = 0; i < " << L << "::ELEMS; ++i) " << name << "[i] = "
@@ -315,8 +308,26 @@ void KernelEmitter::emitOp(const Op &op) {
 void KernelEmitter::emitRegion(const Region &r) {
   const Region *saved = region_;
   region_ = &r;
-  for (auto &op : r.ops)
-    emitOp(*op);
+  // Elementwise tile ops in a row over one layout share one loop (emitElementwise); scalars
+  // and values folded into their users write nothing between them, or a line before it.
+  std::vector<const Op *> row;
+  auto flush = [&] {
+    emitElementwise(row);
+    row.clear();
+  };
+  for (auto &op : r.ops) {
+    if (isElementwiseTile(*op)) {
+      if (!row.empty() && row.front()->result->layout != op->result->layout)
+        flush();
+      row.push_back(op.get());
+    } else if (writesNothingOrScalar(*op)) {
+      emitOp(*op);
+    } else {
+      flush();
+      emitOp(*op);
+    }
+  }
+  flush();
   region_ = saved;
 }
 

@@ -105,8 +105,13 @@ private:
   std::string layoutOf(const Value *v) const { return layoutName(v->layout); }
   std::string elem(const Value *v, const std::string &i);
   std::string compute(const Op &op, const std::string &i);
-  void comment(const Op &op);
+  void comment(const Op &op, const char *indent = "  ");
   void emitOp(const Op &op);
+  // Elementwise tile ops in a row, one loop over their elements (EmitElementwise.cpp)
+  bool writesNothingOrScalar(const Op &op) const;
+  bool isElementwiseTile(const Op &op) const;
+  std::string elementIndex(const Op &op, std::string *runDecl);
+  void emitElementwise(const std::vector<const Op *> &ops);
   std::string accessWidth(const Op &op, const std::string &w, const std::string &uniformName,
                           const std::string &what);
   void emitLoad(const Op &op);
