@@ -18,36 +18,18 @@
 // statement of the same iteration (or an earlier loop) wrote, so the order changes nothing
 // else.
 #include "codegen/KernelEmitter.h"
+#include "ir/Rewriter.h"
 
 namespace tilec {
 namespace emit {
 
 namespace {
 
-/// The kinds emitOp writes as `value[i] = compute(op, i)` (or a scalar `= compute(op, 0)`).
+/// The kinds emitOp writes as `value[i] = compute(op, i)` (or a scalar `= compute(op, 0)`):
+/// register arithmetic, random numbers and the program's coordinates.
 bool computedPerElement(OpKind k) {
-  switch (k) {
-  case OpKind::Constant:
-  case OpKind::Arange:
-  case OpKind::Splat:
-  case OpKind::Broadcast:
-  case OpKind::ExpandDims:
-  case OpKind::Binary:
-  case OpKind::Unary:
-  case OpKind::Ternary:
-  case OpKind::Select:
-  case OpKind::Cast:
-  case OpKind::Bitcast:
-  case OpKind::AddPtr:
-  case OpKind::Hint:
-  case OpKind::Random:
-  case OpKind::ProgramId:
-  case OpKind::NumPrograms:
-  case OpKind::Programs:
-    return true;
-  default:
-    return false;
-  }
+  return isRegisterArithmetic(k) || k == OpKind::Random || k == OpKind::ProgramId ||
+         k == OpKind::NumPrograms || k == OpKind::Programs;
 }
 
 } // namespace
