@@ -44,11 +44,14 @@ inline std::string indent(const std::string &text) {
   return out;
 }
 
+/// Source text on one line, for a comment: runs of white space and control characters become
+/// one space. (clang skips a byte 0 in the source; copied into the CUDA, it would end NVRTC's
+/// source, a C string, there.)
 inline std::string oneLine(const std::string &s) {
   std::string out;
   bool space = false;
   for (char c : s) {
-    if (c == '\n' || c == '\t' || c == ' ') {
+    if (static_cast<unsigned char>(c) < 0x20 || c == ' ' || c == 0x7f) {
       space = !out.empty();
       continue;
     }

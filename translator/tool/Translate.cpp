@@ -305,10 +305,7 @@ std::vector<std::string> clangArguments(const TranslateOptions &o) {
   }
   std::vector<std::string> args = {"-xc++", "-std=c++20", "-I" + res.include,
                                    "-resource-dir=" + res.clangResource,
-                                   "-Wno-unused-command-line-argument",
-                                   // A byte 0 that clang would skip is copied into the CUDA's
-                                   // comments, where NVRTC's source (a C string) would end.
-                                   "-Werror=null-character"};
+                                   "-Wno-unused-command-line-argument"};
   args.insert(args.end(), o.clangArgs.begin(), o.clangArgs.end());
   return args;
 }
