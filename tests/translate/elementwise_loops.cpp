@@ -59,3 +59,25 @@ TILEC_KERNEL void online_step(const float *x, float *out_m, float *out_z, float 
 // CU:           r[i] = ((rows[[[L]]::from_parent(i)] * 2) +
 // CU:           [[F]][i] = (tilec::cast<float>(r[i]) + 1.0f);
 // CU-NEXT:  }
+
+// A loaded tile converted to float keeps a loop of its own (in one loop with its users, the
+// layer norm example's forward needed 8-16 more registers).
+template <int BLOCK>
+TILEC_KERNEL void widened(const tl::half *x, float *out, float *out2) {
+  auto offs = tl::arange<0, BLOCK>();
+  auto v = tl::cast<float>(tl::load(x + offs));
+  auto y = v * 2.0f;
+  auto z = y + v;
+  tl::store(out + offs, y * z);
+  tl::store(out2 + offs, z);
+}
+
+// CU-LABEL: widened(
+// CU:       float v[[[W:L[0-9]+]]::ELEMS];
+// CU-NEXT:  #pragma unroll
+// CU-NEXT:  for (int i = 0; i < [[W]]::ELEMS; ++i) v[i] = tilec::cast<float>(
+// CU-NEXT:  float y[[[W]]::ELEMS];
+// CU-NEXT:  float z[[[W]]::ELEMS];
+// CU-NEXT:  float {{t[0-9]+}}[[[W]]::ELEMS];
+// CU-NEXT:  #pragma unroll
+// CU-NEXT:  for (int i = 0; i < [[W]]::ELEMS; ++i) {

@@ -30,13 +30,11 @@ TILEC_KERNEL void add_kernel_t(const T* x, const T* y, T* out, int n) {
 // Masked-off lanes read T(0), whatever T is.
 // CU:           tilec::load_vec<[[X]]_width, [[X]]_mask_uniform>(&[[X]][i], (x + offs[i]), &mask[i], tilec::cast<T>(0));
 // CU:         float a[L0::ELEMS];
+// CU:         for (int i = 0; i < L0::ELEMS; ++i) a[i] = tilec::cast<float>([[X]][i]);
+// CU:         // template_type.cpp:12: tl::cast<T>(a + b)
 // CU-NEXT:    T [[R:t[0-9]+]][L0::ELEMS];
 // CU-NEXT:  #pragma unroll
-// CU-NEXT:    for (int i = 0; i < L0::ELEMS; ++i) {
-// CU:           a[i] = tilec::cast<float>([[X]][i]);
-// CU-NEXT:      // template_type.cpp:12: tl::cast<T>(a + b)
-// CU-NEXT:      [[R]][i] = tilec::cast<T>((a[i] + b[i]));
-// CU-NEXT:    }
+// CU-NEXT:    for (int i = 0; i < L0::ELEMS; ++i) [[R]][i] = tilec::cast<T>((a[i] + b[i]));
 // CU:         tilec::store_vec<store_width, store_mask_uniform>((out + offs[i]), &[[R]][i], &mask[i], L0::owner(tid));
 
 // The launcher is a template over the same parameters; "ti" = type, int.

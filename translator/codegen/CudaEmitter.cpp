@@ -316,7 +316,9 @@ void KernelEmitter::emitRegion(const Region &r) {
     row.clear();
   };
   for (auto &op : r.ops) {
-    if (isElementwiseTile(*op)) {
+    if (castsALoad(*op)) {
+      emitOp(*op); // its own loop, before the row's: it reads only the load before them
+    } else if (isElementwiseTile(*op)) {
       if (!row.empty() && row.front()->result->layout != op->result->layout)
         flush();
       row.push_back(op.get());

@@ -113,6 +113,7 @@ private:
   // Elementwise tile ops in a row, one loop over their elements (EmitElementwise.cpp)
   bool writesNothingOrScalar(const Op &op) const;
   bool isElementwiseTile(const Op &op) const;
+  bool castsALoad(const Op &op) const;
   std::string elementIndex(const Op &op, std::string *runDecl);
   void emitElementwise(const std::vector<const Op *> &ops);
   std::string accessWidth(const Op &op, const std::string &w, const std::string &uniformName,
