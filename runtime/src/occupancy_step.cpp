@@ -47,20 +47,17 @@ bool keeps_stepped_build(const OccupancyStep &step, int blocks_reached, int loca
          local_bytes <= kMaxStepSpillBytes;
 }
 
-bool occupancy_steps_enabled() {
-  static const bool enabled = [] {
+/// TILEC_OCCUPANCY_STEP, read once: "0" turns the step off, "print" reports each decision.
+static const std::string &step_setting() {
+  static const std::string setting = [] {
     const char *v = std::getenv("TILEC_OCCUPANCY_STEP");
-    return !(v && std::string(v) == "0");
+    return std::string(v ? v : "");
   }();
-  return enabled;
+  return setting;
 }
 
-bool occupancy_steps_printed() {
-  static const bool printed = [] {
-    const char *v = std::getenv("TILEC_OCCUPANCY_STEP");
-    return v && std::string(v) == "print";
-  }();
-  return printed;
-}
+bool occupancy_steps_enabled() { return step_setting() != "0"; }
+
+bool occupancy_steps_printed() { return step_setting() == "print"; }
 
 } // namespace tilec::detail

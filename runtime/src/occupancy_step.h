@@ -8,9 +8,10 @@
 // nothing and ran at 1.18x (bench/NOTES.md). So after compiling a specialization the runtime
 // looks at its registers, and when they alone limit its blocks per SM, those blocks run fewer
 // than a quarter of the SM's warps (with more, latency is hidden already: steps from 16 to 48
-// warps ran 0-4% slower), and the next step is close (at most 15% fewer registers), it compiles it again with -DTILEC_MIN_BLOCKS=<blocks>
-// (a second argument of the generated __launch_bounds__) and keeps that build when it
-// reaches the step and spills at most a few registers. TILEC_OCCUPANCY_STEP=0 turns this off;
+// warps ran 0-4% slower), and the next step is close (at most 15% fewer registers), it
+// compiles it again with -DTILEC_MIN_BLOCKS=<blocks> (a second argument of the generated
+// __launch_bounds__) and keeps that build when it reaches the step and spills at most a few
+// registers. TILEC_OCCUPANCY_STEP=0 turns this off;
 // TILEC_OCCUPANCY_STEP=print says what it decided for each specialization.
 #pragma once
 

@@ -14,7 +14,7 @@
 // op computed every element of one value before the next value began, and each value's
 // elements stayed live together: FlagGems' online softmax took 39 registers a thread that
 // way, 32 in one loop (ptxas, sm_90a), and 32 is what four blocks of 512 threads may use.
-// (Not every kernel gains: over the corpus 28 kernels need fewer registers, 40 more; see
+// (Not every kernel gains: over the corpus 29 kernels need fewer registers, 40 more; see
 // bench/NOTES.md.) An element reads only the same element of values of its layout (or, for a
 // mask equal over runs, the first element of its run), which an earlier statement of the same
 // or an earlier iteration, or an earlier loop, wrote: the order changes nothing else.
